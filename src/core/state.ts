@@ -1,0 +1,42 @@
+/** ADK's state scopes (ADK-SEMANTICS §4.2). Only the leading prefix counts. */
+export const APP_PREFIX = "app:";
+export const USER_PREFIX = "user:";
+export const TEMP_PREFIX = "temp:";
+
+export type StateMap = Record<string, unknown>;
+
+export interface ScopedDelta {
+  /** Keys without the `app:` prefix. */
+  app: StateMap;
+  /** Keys without the `user:` prefix. */
+  user: StateMap;
+  /** Session keys, unprefixed. */
+  session: StateMap;
+  /** `temp:` keys with their prefix: invocation memory only, never persisted. */
+  temp: StateMap;
+}
+
+/** Splits a state delta by scope, the way ADK stores it. */
+export function splitStateDelta(delta: StateMap): ScopedDelta {
+  const out: ScopedDelta = { app: {}, user: {}, session: {}, temp: {} };
+  for (const [key, value] of Object.entries(delta)) {
+    if (key.startsWith(APP_PREFIX)) out.app[key.slice(APP_PREFIX.length)] = value;
+    else if (key.startsWith(USER_PREFIX)) out.user[key.slice(USER_PREFIX.length)] = value;
+    else if (key.startsWith(TEMP_PREFIX)) out.temp[key] = value;
+    else out.session[key] = value;
+  }
+  return out;
+}
+
+/** The delta as it is persisted: everything but `temp:` keys. */
+export function withoutTemp(delta: StateMap): StateMap {
+  return Object.fromEntries(Object.entries(delta).filter(([key]) => !key.startsWith(TEMP_PREFIX)));
+}
+
+/** The state a reader sees: session keys, then `app:`/`user:` keys with their prefixes re-added. */
+export function mergeScopedState(session: StateMap, app: StateMap, user: StateMap): StateMap {
+  const merged: StateMap = { ...session };
+  for (const [key, value] of Object.entries(app)) merged[APP_PREFIX + key] = value;
+  for (const [key, value] of Object.entries(user)) merged[USER_PREFIX + key] = value;
+  return merged;
+}

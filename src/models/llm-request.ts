@@ -1,0 +1,40 @@
+import type { Content } from "../core/content.js";
+
+/** One tool as the model sees it: a name, a description and a JSON Schema for its arguments. */
+export interface ToolDeclaration {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 7 or 2020-12) of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** What an agent sends to a model for one step. */
+export interface LlmRequest {
+  /** The system instruction blocks, already joined with blank lines. Empty for none. */
+  systemInstruction: string;
+  /** The history, in ADK content form (roles `user` and `model`). */
+  contents: Content[];
+  tools: ToolDeclaration[];
+}
+
+/** One model response or streaming chunk, in ADK form. */
+export interface LlmResponse {
+  content?: Content;
+  /** A streaming chunk: yielded, never persisted. The aggregated response follows with `partial` unset. */
+  partial?: boolean;
+  finishReason?: string;
+  /** Set for a finish such as SAFETY with no content (ADK-SEMANTICS §7.3). */
+  errorCode?: string;
+  errorMessage?: string;
+  usageMetadata?: Record<string, unknown>;
+  modelVersion?: string;
+}
+
+/** Retry policy for model calls (408, 429, 5xx and network errors). `attempts` counts the first try. */
+export interface RetryPolicy {
+  attempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 500, maxDelayMs: 8_000 };

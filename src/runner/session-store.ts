@@ -1,0 +1,57 @@
+import type { Event } from "../core/event.js";
+import type { Session, SessionKey } from "../core/session.js";
+import type { StateMap } from "../core/state.js";
+
+/** Which events a read returns (ADK `GetSessionConfig`). */
+export interface EventWindow {
+  /** 0 gives no events, n > 0 the last n. */
+  numRecentEvents?: number;
+  /** Events whose timestamp (float seconds) is at or after this. */
+  afterTimestamp?: number;
+}
+
+export interface CreateSessionRequest {
+  appName: string;
+  userId: string;
+  /** Trimmed; blank or missing gets a UUID. An existing id is `session_exists`. */
+  sessionId?: string;
+  /** Split by prefix exactly like a delta (ADK-SEMANTICS §4.2). */
+  state?: StateMap;
+}
+
+/** What `beginTurn` hands the runner: the session as of the user event, and the lease to append with. */
+export interface TurnStart {
+  session: Session;
+  lease: string;
+}
+
+/**
+ * The port the runner talks to. `InMemorySessionStore` (tests, Node) and the Durable Object store
+ * (Workers) implement it, and one contract suite runs against both.
+ *
+ * Append follows ADK-SEMANTICS §4.3: a partial event is returned unchanged and nothing is stored;
+ * `temp:` keys are removed from the stored delta; `app:`/`user:` keys go to their shared scopes.
+ */
+export interface SessionStore {
+  createSession(request: CreateSessionRequest): Promise<Session>;
+  /** `null` when the session does not exist. */
+  getSession(key: SessionKey, window?: EventWindow): Promise<Session | null>;
+  /** Sessions of one user, without events, with merged state. */
+  listSessions(appName: string, userId: string): Promise<Session[]>;
+  /** A missing session is a no-op. */
+  deleteSession(key: SessionKey): Promise<void>;
+  /**
+   * Appends one event. While a turn holds the session's lease, only an append that presents that lease
+   * is accepted (`session_busy` otherwise), and it renews the lease. A lease that has expired or been
+   * released is `lease_lost`. `session_not_found` when the session does not exist.
+   */
+  appendEvent(key: SessionKey, event: Event, options?: { lease?: string }): Promise<Event>;
+  /**
+   * Starts a turn: appends the user event and takes the session's lease in one step, so a second turn
+   * while one runs gets `session_busy`. The lease lapses by itself after a while with no append.
+   * The returned session holds the events selected by `window` (all by default), user event included.
+   */
+  beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart>;
+  /** Releases the lease if it is still the current one. Never throws for a lapsed lease. */
+  endTurn(key: SessionKey, lease: string): Promise<void>;
+}
