@@ -1,0 +1,106 @@
+import type { Event } from "../core/event.js";
+import { createEvent } from "../core/event.js";
+import type { AgentNode, TransferPolicy } from "../router/agent-node.js";
+import { findAgent } from "../router/agent-tree.js";
+import { CallbackContext } from "./callback-context.js";
+import { type AgentCallback, firstResult, type OneOrMany } from "./callbacks.js";
+import type { InvocationContext } from "./invocation-context.js";
+
+export interface BaseAgentConfig {
+  /** An identifier, unique in the tree, and never `user`. */
+  name: string;
+  /** What the agent is good at. Other agents read it to decide whether to transfer: it is routing input. */
+  description?: string;
+  subAgents?: readonly BaseAgent[];
+  beforeAgent?: OneOrMany<AgentCallback>;
+  afterAgent?: OneOrMany<AgentCallback>;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An agent failed while it ran; the runner records it as an error event authored by `agentName`. */
+export class AgentRunError extends Error {
+  override readonly name = "AgentRunError";
+  constructor(
+    readonly agentName: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/** The base of every agent kind: identity, the tree, and ADK's before/after agent callbacks. */
+export abstract class BaseAgent implements AgentNode {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly BaseAgent[];
+  parentAgent: BaseAgent | undefined;
+  abstract readonly transferPolicy: TransferPolicy | undefined;
+  private readonly beforeAgent: OneOrMany<AgentCallback> | undefined;
+  private readonly afterAgent: OneOrMany<AgentCallback> | undefined;
+
+  constructor(config: BaseAgentConfig) {
+    if (!IDENTIFIER.test(config.name) || config.name === "user") {
+      throw new TypeError(`Agent name "${config.name}" must be an identifier and must not be "user".`);
+    }
+    this.name = config.name;
+    this.description = config.description ?? "";
+    this.subAgents = config.subAgents ?? [];
+    this.beforeAgent = config.beforeAgent;
+    this.afterAgent = config.afterAgent;
+    for (const sub of this.subAgents) {
+      if (sub.parentAgent) {
+        throw new TypeError(`Agent "${sub.name}" already has parent "${sub.parentAgent.name}".`);
+      }
+      sub.parentAgent = this;
+    }
+  }
+
+  /** This agent or a descendant, by name. */
+  findAgent(name: string): BaseAgent | undefined {
+    // SAFETY: every node reachable from a BaseAgent's subAgents is a BaseAgent (the constructor's type).
+    return findAgent(this, name) as BaseAgent | undefined;
+  }
+
+  /**
+   * Runs the agent: `beforeAgent`, the body, `afterAgent`. Any failure is re-thrown as an `AgentRunError`
+   * naming the innermost agent that failed, so the error event is authored by the right agent.
+   */
+  async *runAsync(parent: InvocationContext): AsyncGenerator<Event> {
+    const ctx = parent.forAgent(this);
+    try {
+      const before = yield* this.runAgentCallback(ctx, this.beforeAgent);
+      if (before === "ended") return;
+      yield* this.runImpl(ctx);
+      if (!ctx.endInvocation) yield* this.runAgentCallback(ctx, this.afterAgent);
+    } catch (error) {
+      throw error instanceof AgentRunError ? error : new AgentRunError(this.name, error);
+    }
+  }
+
+  protected abstract runImpl(ctx: InvocationContext): AsyncGenerator<Event>;
+
+  /** Content from a callback ends the agent (ADK `end_invocation`); a state write alone emits a state event. */
+  private async *runAgentCallback(
+    ctx: InvocationContext,
+    callbacks: OneOrMany<AgentCallback> | undefined,
+  ): AsyncGenerator<Event, "ended" | "continue"> {
+    if (callbacks === undefined) return "continue";
+    const cbCtx = new CallbackContext(ctx);
+    const content = await firstResult(callbacks, (cb) => cb(cbCtx));
+    if (content === undefined && !cbCtx.state.hasDelta) return "continue";
+    yield createEvent(
+      {
+        invocationId: ctx.invocationId,
+        author: this.name,
+        ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
+        ...(content === undefined ? {} : { content: { ...content, role: content.role ?? "model" } }),
+        actions: { stateDelta: { ...cbCtx.state.delta } },
+      },
+      ctx.services,
+    );
+    if (content === undefined) return "continue";
+    ctx.endInvocation = true;
+    return "ended";
+  }
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import type { ToolDeclaration } from "../models/llm-request.js";
+import type { ToolContext } from "./callback-context.js";
+
+export interface FunctionToolConfig<S extends z.ZodType> {
+  name: string;
+  description: string;
+  /** zod schema of the arguments object; the model sees its JSON Schema. */
+  parameters: S;
+  execute: (args: z.infer<S>, ctx: ToolContext) => unknown;
+  /** A long-running tool (human in the loop): its call id goes in `longRunningToolIds` and the turn pauses. */
+  isLongRunning?: boolean;
+}
+
+/** A tool the model can call. Build one with `functionTool`. */
+export interface FunctionTool {
+  readonly name: string;
+  readonly description: string;
+  readonly isLongRunning: boolean;
+  declaration(): ToolDeclaration;
+  /** Validated call: `{ ok: false }` when the arguments do not match the schema. */
+  run(
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; error: string }>;
+}
+
+/**
+ * Defines a tool from a zod schema and a function.
+ * @example
+ * const lookupInvoice = functionTool({
+ *   name: "lookup_invoice", description: "Finds an invoice by number",
+ *   parameters: z.object({ number: z.string() }),
+ *   execute: async ({ number }) => ({ number, status: "paid" }),
+ * });
+ */
+export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>): FunctionTool {
+  const jsonSchema = z.toJSONSchema(config.parameters, { target: "draft-7", io: "input" });
+  return {
+    name: config.name,
+    description: config.description,
+    isLongRunning: config.isLongRunning ?? false,
+    declaration: () => ({ name: config.name, description: config.description, parameters: jsonSchema }),
+    async run(args, ctx) {
+      const parsed = config.parameters.safeParse(args);
+      if (!parsed.success) {
+        return { ok: false, error: `Invalid arguments for ${config.name}: ${z.prettifyError(parsed.error)}` };
+      }
+      return { ok: true, value: await config.execute(parsed.data, ctx) };
+    },
+  };
+}

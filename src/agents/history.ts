@@ -1,0 +1,108 @@
+import type { Content, Part } from "../core/content.js";
+import type { Event } from "../core/event.js";
+import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
+import { pyRepr } from "./py-repr.js";
+
+export type IncludeContents = "default" | "none";
+
+/** Framework calls that never reach a model (ADK `_is_auth_event`, `_is_request_confirmation_event`). */
+const FRAMEWORK_CALLS = new Set(["adk_request_credential", "adk_request_confirmation"]);
+
+const isVisiblePart = (p: Part): boolean =>
+  !p.thought &&
+  (p.text !== undefined ||
+    p.functionCall !== undefined ||
+    p.functionResponse !== undefined ||
+    p.inlineData !== undefined ||
+    p.fileData !== undefined ||
+    p.executableCode !== undefined ||
+    p.codeExecutionResult !== undefined);
+
+const isFrameworkEvent = (e: Event): boolean =>
+  (e.content?.parts ?? []).some(
+    (p) =>
+      (p.functionCall && FRAMEWORK_CALLS.has(p.functionCall.name)) ||
+      (p.functionResponse && FRAMEWORK_CALLS.has(p.functionResponse.name)),
+  );
+
+/** An event is visible on a branch that equals it or descends from it (ADK's branch isolation). */
+const onBranch = (eventBranch: string | undefined, branch: string | undefined): boolean =>
+  !eventBranch || !branch || branch === eventBranch || branch.startsWith(`${eventBranch}.`);
+
+const isTransferEvent = (e: Event): boolean =>
+  Boolean(e.actions.transferToAgent) ||
+  (e.content?.parts ?? []).some((p) => p.functionCall?.name === TRANSFER_TOOL_NAME);
+
+/** Drops each rewound range: from the first event of the rewound invocation through the marker (PYX). */
+function dropRewound(events: readonly Event[]): Event[] {
+  const kept: Event[] = [];
+  for (const event of events) {
+    const target = event.actions.rewindBeforeInvocationId;
+    if (target === undefined) {
+      kept.push(event);
+      continue;
+    }
+    const start = kept.findIndex((e) => e.invocationId === target);
+    if (start >= 0) kept.length = start;
+  }
+  return kept;
+}
+
+/** Another agent's event as the current agent reads it: user-role "For context:" text (ADK-SEMANTICS §3.6). */
+function reframe(event: Event): Content | undefined {
+  const parts: Part[] = [];
+  for (const p of event.content?.parts ?? []) {
+    if (p.thought) continue;
+    if (p.text !== undefined) parts.push({ text: `[${event.author}] said: ${p.text}` });
+    else if (p.functionCall) {
+      parts.push({
+        text: `[${event.author}] called tool \`${p.functionCall.name}\` with parameters: ${pyRepr(p.functionCall.args ?? {})}`,
+      });
+    } else if (p.functionResponse) {
+      parts.push({
+        text: `[${event.author}] \`${p.functionResponse.name}\` tool returned result: ${pyRepr(p.functionResponse.response)}`,
+      });
+    } else parts.push(p);
+  }
+  return parts.length === 0 ? undefined : { role: "user", parts: [{ text: "For context:" }, ...parts] };
+}
+
+/**
+ * The contents an agent's model sees: the session's events filtered and re-framed (ADK `_get_contents`).
+ * With `includeContents: "none"` only the current turn: from the newest event by the user or another
+ * agent that is not a transfer event.
+ */
+export function buildContents(
+  events: readonly Event[],
+  agentName: string,
+  options: { includeContents: IncludeContents; branch?: string | undefined },
+): Content[] {
+  const visible = dropRewound(events).filter(
+    (e) =>
+      e.content?.role !== undefined &&
+      (e.content.parts ?? []).some(isVisiblePart) &&
+      onBranch(e.branch, options.branch) &&
+      !isFrameworkEvent(e),
+  );
+  let start = 0;
+  if (options.includeContents === "none") {
+    start = visible.length;
+    for (let i = visible.length - 1; i >= 0; i--) {
+      const e = visible[i];
+      if (e && e.author !== agentName && !isTransferEvent(e)) {
+        start = i;
+        break;
+      }
+    }
+  }
+  const contents: Content[] = [];
+  for (const e of visible.slice(start)) {
+    if (e.author === agentName || e.author === "user") {
+      if (e.content) contents.push({ ...e.content, parts: (e.content.parts ?? []).filter(isVisiblePart) });
+    } else {
+      const framed = reframe(e);
+      if (framed) contents.push(framed);
+    }
+  }
+  return contents;
+}

@@ -1,0 +1,20 @@
+import { AgentFailure } from "../core/errors.js";
+import type { State } from "./state.js";
+
+/** `{name}`, `{name?}`, and the scoped forms `{app:name}`, `{user:name}`, `{temp:name}`. */
+const PLACEHOLDER = /\{((?:app:|user:|temp:)?[A-Za-z_][A-Za-z0-9_]*)(\?)?\}/g;
+
+const render = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+
+/**
+ * Fills `{var}` placeholders from state (ADK `inject_session_state`). A missing `{var}` fails the agent
+ * with a clear message; a missing `{var?}` becomes an empty string. Braces around anything that is not a
+ * name (JSON examples, say) are left alone.
+ */
+export function fillInstruction(template: string, state: State): string {
+  return template.replace(PLACEHOLDER, (_match: string, name: string, optional: string | undefined) => {
+    if (state.has(name)) return render(state.get(name));
+    if (optional) return "";
+    throw new AgentFailure("AGENT_ERROR", `Context variable not found: \`${name}\`.`);
+  });
+}

@@ -1,0 +1,91 @@
+import type { Event } from "../core/event.js";
+import { isFinalResponse } from "../core/event.js";
+import type { RetryPolicy } from "../models/llm-request.js";
+import type { ModelSpec } from "../models/resolve-model.js";
+import type { TransferPolicy } from "../router/agent-node.js";
+import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
+import type { CallbackContext } from "./callback-context.js";
+import type {
+  AfterModelCallback,
+  AfterToolCallback,
+  BeforeModelCallback,
+  BeforeToolCallback,
+  ModelErrorCallback,
+  OneOrMany,
+  ToolErrorCallback,
+} from "./callbacks.js";
+import type { FunctionTool } from "./function-tool.js";
+import type { IncludeContents } from "./history.js";
+import type { InvocationContext } from "./invocation-context.js";
+import { runLlmStep } from "./llm-step.js";
+import { transferTool } from "./transfer-tool.js";
+
+export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
+
+export interface LlmAgentConfig extends BaseAgentConfig {
+  /** A `provider:model` string (`openai:gpt-4.1-mini`, `demo:`…) or an AI SDK `LanguageModel`. Inherited from the nearest ancestor when omitted. */
+  model?: ModelSpec;
+  /** The system instruction. `{var}` and `{var?}` are filled from state. */
+  instruction?: string | InstructionProvider;
+  tools?: readonly FunctionTool[];
+  /** Writes this agent's final text to `state[outputKey]` on the event that carries it. */
+  outputKey?: string;
+  /** `"none"`: the model sees only the current turn (ADK-SEMANTICS §3.5). */
+  includeContents?: IncludeContents;
+  disallowTransferToParent?: boolean;
+  disallowTransferToPeers?: boolean;
+  /** Model-call retries on 408, 429, 5xx and network errors. Default `{ attempts: 3, … }`. */
+  retry?: Partial<RetryPolicy>;
+  beforeModel?: OneOrMany<BeforeModelCallback>;
+  afterModel?: OneOrMany<AfterModelCallback>;
+  onModelError?: OneOrMany<ModelErrorCallback>;
+  beforeTool?: OneOrMany<BeforeToolCallback>;
+  afterTool?: OneOrMany<AfterToolCallback>;
+  onToolError?: OneOrMany<ToolErrorCallback>;
+}
+
+/**
+ * An agent driven by a model: it builds a request from the session, calls the model, runs tools, and
+ * hands off with `transfer_to_agent` (ADK's LlmAgent with AutoFlow).
+ * @example
+ * const root = new LlmAgent({ name: "concierge", model: "demo:", instruction: "Route the user.",
+ *   subAgents: [billing, support] });
+ */
+export class LlmAgent extends BaseAgent {
+  readonly transferPolicy: TransferPolicy;
+  readonly config: Readonly<LlmAgentConfig>;
+  readonly transferTool: FunctionTool;
+  /** The agent's tools by name; `transfer_to_agent` is always known, so a call to it is validated, never "not found". */
+  readonly toolsByName: ReadonlyMap<string, FunctionTool>;
+
+  constructor(config: LlmAgentConfig) {
+    super(config);
+    this.config = config;
+    this.transferPolicy = {
+      disallowTransferToParent: config.disallowTransferToParent ?? false,
+      disallowTransferToPeers: config.disallowTransferToPeers ?? false,
+    };
+    this.transferTool = transferTool(this);
+    this.toolsByName = new Map([...(config.tools ?? []), this.transferTool].map((t) => [t.name, t]));
+  }
+
+  /** The model of this agent or of its nearest LlmAgent ancestor. */
+  get resolvedModel(): ModelSpec | undefined {
+    for (let a: BaseAgent | undefined = this; a; a = a.parentAgent) {
+      if (a instanceof LlmAgent && a.config.model !== undefined) return a.config.model;
+    }
+    return undefined;
+  }
+
+  /** Steps until one ends on a final, partial or no event (ADK `BaseLlmFlow.run_async`). */
+  protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
+    for (;;) {
+      let last: Event | undefined;
+      for await (const event of runLlmStep(this, ctx)) {
+        last = event;
+        yield event;
+      }
+      if (last === undefined || isFinalResponse(last) || last.partial || ctx.endInvocation) return;
+    }
+  }
+}

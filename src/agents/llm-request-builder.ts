@@ -1,0 +1,37 @@
+import type { LlmRequest } from "../models/llm-request.js";
+import { transferTargets } from "../router/transfer-targets.js";
+import { transferInstruction } from "../transfer/transfer-instruction.js";
+import { CallbackContext } from "./callback-context.js";
+import { buildContents } from "./history.js";
+import { fillInstruction } from "./instruction-template.js";
+import type { InvocationContext } from "./invocation-context.js";
+import type { LlmAgent } from "./llm-agent.js";
+
+/** ADK's identity processor: descriptions are part of the routing contract, so every agent states its own. */
+const identity = (agent: LlmAgent): string =>
+  `You are an agent. Your internal name is "${agent.name}".` +
+  (agent.description ? ` The description about you is "${agent.description}".` : "");
+
+/** One step's request: system instruction blocks, filtered history, tools (the transfer tool last). */
+export async function buildLlmRequest(agent: LlmAgent, ctx: InvocationContext): Promise<LlmRequest> {
+  const { instruction } = agent.config;
+  const cbCtx = new CallbackContext(ctx);
+  const own =
+    typeof instruction === "function"
+      ? await instruction(cbCtx)
+      : fillInstruction(instruction ?? "", cbCtx.state);
+  const targets = transferTargets(agent);
+  const systemInstruction = [identity(agent), own, transferInstruction(agent, targets)]
+    .filter((block) => block.trim() !== "")
+    .join("\n\n");
+  const tools = (agent.config.tools ?? []).map((t) => t.declaration());
+  if (targets.length > 0) tools.push(agent.transferTool.declaration());
+  return {
+    systemInstruction,
+    contents: buildContents(ctx.events, agent.name, {
+      includeContents: agent.config.includeContents ?? "default",
+      branch: ctx.branch,
+    }),
+    tools,
+  };
+}

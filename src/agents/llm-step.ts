@@ -1,0 +1,126 @@
+import { functionCallsOf, textOf } from "../core/content.js";
+import { AgentFailure } from "../core/errors.js";
+import { createEvent, type Event, isFinalResponse } from "../core/event.js";
+import { newEventId, newFunctionCallId } from "../core/ids.js";
+import { callModel } from "../models/call-model.js";
+import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../models/llm-request.js";
+import { resolveModel } from "../models/resolve-model.js";
+import { CallbackContext } from "./callback-context.js";
+import { firstResult } from "./callbacks.js";
+import type { InvocationContext } from "./invocation-context.js";
+import type { LlmAgent } from "./llm-agent.js";
+import { buildLlmRequest } from "./llm-request-builder.js";
+import { executeFunctionCalls } from "./tool-execution.js";
+
+/** The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2). */
+async function* modelResponses(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  cbCtx: CallbackContext,
+  request: LlmRequest,
+): AsyncGenerator<LlmResponse> {
+  const { beforeModel, afterModel, onModelError } = agent.config;
+  const replaced = await firstResult(beforeModel, (cb) => cb(cbCtx, request));
+  if (replaced !== undefined) {
+    yield replaced; // a short-circuit skips afterModel and is not counted against the call limit
+    return;
+  }
+  if (!ctx.takeLlmCall()) {
+    throw new AgentFailure(
+      "LLM_CALLS_LIMIT_EXCEEDED",
+      `The limit of ${ctx.runConfig.maxLlmCalls} model calls per invocation was reached.`,
+    );
+  }
+  const spec = agent.resolvedModel;
+  if (spec === undefined) {
+    throw new AgentFailure(
+      "MODEL_CONFIG",
+      `Agent "${agent.name}" has no model, and neither has any ancestor.`,
+    );
+  }
+  const after = async (response: LlmResponse) =>
+    (await firstResult(afterModel, (cb) => cb(cbCtx, response))) ?? response;
+  const { services, runConfig } = ctx;
+  try {
+    const responses = callModel(resolveModel(spec, services.modelEnv), request, {
+      streaming: runConfig.streaming,
+      retry: { ...DEFAULT_RETRY, ...agent.config.retry },
+      sleep: services.sleep,
+      random: services.random,
+      ...(runConfig.signal ? { signal: runConfig.signal } : {}),
+    });
+    for await (const response of responses) yield await after(response);
+  } catch (error) {
+    const recovered = await firstResult(onModelError, (cb) => cb(cbCtx, request, error));
+    if (recovered === undefined) throw error;
+    yield await after(recovered);
+  }
+}
+
+/** ADK drops a response that carries nothing (no content, no error): it makes no event. */
+const isEmpty = (r: LlmResponse): boolean =>
+  (r.content?.parts?.length ?? 0) === 0 && r.errorCode === undefined && r.errorMessage === undefined;
+
+/**
+ * One step: one model call, then the tools it asked for, then the transfer target if one was named.
+ * The target runs inside this step, in the same invocation (ADK-SEMANTICS §3.4).
+ */
+export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): AsyncGenerator<Event> {
+  const request = await buildLlmRequest(agent, ctx);
+  const cbCtx = new CallbackContext(ctx);
+  const tools = agent.toolsByName;
+  let eventId = newEventId(ctx.services.ids);
+  let modelEvent: Event | undefined;
+  for await (const response of modelResponses(agent, ctx, cbCtx, request)) {
+    if (isEmpty(response)) continue;
+    const parts = (response.content?.parts ?? []).map((p) =>
+      p.functionCall && !p.functionCall.id && !response.partial
+        ? { ...p, functionCall: { ...p.functionCall, id: newFunctionCallId(ctx.services.ids) } }
+        : p,
+    );
+    const longRunning = parts.flatMap((p) =>
+      p.functionCall?.id && tools.get(p.functionCall.name)?.isLongRunning ? [p.functionCall.id] : [],
+    );
+    const event = createEvent(
+      {
+        id: eventId,
+        invocationId: ctx.invocationId,
+        author: agent.name,
+        ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
+        ...(response.content ? { content: { role: response.content.role ?? "model", parts } } : {}),
+        ...(response.partial ? { partial: true } : {}),
+        ...pick(response, ["finishReason", "errorCode", "errorMessage", "usageMetadata", "modelVersion"]),
+        ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
+      },
+      ctx.services,
+    );
+    if (!response.partial) {
+      Object.assign(event.actions.stateDelta, cbCtx.state.delta);
+      writeOutputKey(agent, event);
+      eventId = newEventId(ctx.services.ids);
+      modelEvent = event;
+    }
+    yield event;
+  }
+  const calls = functionCallsOf(modelEvent?.content);
+  if (calls.length === 0) return;
+  const responseEvent = await executeFunctionCalls(ctx, agent, calls, tools, agent.config);
+  if (responseEvent === undefined) return;
+  yield responseEvent;
+  const targetName = responseEvent.actions.transferToAgent;
+  if (targetName) yield* ctx.rootAgent.findAgent(targetName)?.runAsync(ctx) ?? [];
+}
+
+/** ADK `output_key`: the final, non-thought text of this agent's own event, stored with the event. */
+function writeOutputKey(agent: LlmAgent, event: Event): void {
+  const key = agent.config.outputKey;
+  if (key === undefined || !isFinalResponse(event)) return;
+  const text = textOf(event.content);
+  if (text.trim() !== "") event.actions.stateDelta[key] = text;
+}
+
+function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}

@@ -1,0 +1,139 @@
+import type { FunctionCall, Part } from "../core/content.js";
+import { AgentFailure } from "../core/errors.js";
+import { createEvent, type Event, type EventActions } from "../core/event.js";
+import type { AgentNode } from "../router/agent-node.js";
+import { resolveTransfer } from "../transfer/resolve-transfer.js";
+import { ToolContext } from "./callback-context.js";
+import {
+  type AfterToolCallback,
+  type BeforeToolCallback,
+  firstResult,
+  type OneOrMany,
+  type ToolErrorCallback,
+  type ToolResult,
+} from "./callbacks.js";
+import type { FunctionTool } from "./function-tool.js";
+import type { InvocationContext } from "./invocation-context.js";
+
+export interface ToolCallbacks {
+  beforeTool?: OneOrMany<BeforeToolCallback> | undefined;
+  afterTool?: OneOrMany<AfterToolCallback> | undefined;
+  onToolError?: OneOrMany<ToolErrorCallback> | undefined;
+}
+
+interface CallOutcome {
+  part: Part | undefined;
+  ctx: ToolContext;
+}
+
+/** ADK wraps a non-object tool result as `{"result": value}`; `undefined` becomes `{"result": null}`. */
+const asResponse = (value: unknown): ToolResult =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? // SAFETY: a non-null, non-array object is a string-keyed record.
+      (value as ToolResult)
+    : { result: value ?? null };
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** A tool stand-in for callbacks about a name the agent does not have (ADK passes a stub too). */
+const missingTool = (name: string): FunctionTool => ({
+  name,
+  description: "",
+  isLongRunning: false,
+  declaration: () => ({ name, description: "", parameters: { type: "object" } }),
+  run: async () => ({ ok: false, error: `Tool '${name}' not found.` }),
+});
+
+async function runCall(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  call: FunctionCall,
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): Promise<CallOutcome> {
+  const toolCtx = new ToolContext(ctx, call.id ?? "");
+  const args = structuredClone(call.args ?? {});
+  const tool = tools.get(call.name);
+  const fail = async (tool: FunctionTool, error: unknown, code: string): Promise<ToolResult> => {
+    const handled = await firstResult(callbacks.onToolError, (cb) => cb(tool, args, toolCtx, error));
+    if (handled !== undefined) return handled;
+    throw new AgentFailure(code, errorMessage(error), { cause: error });
+  };
+
+  let response: ToolResult | undefined;
+  let value: unknown;
+  if (tool === undefined) {
+    const available = [...tools.keys()].join(", ");
+    const error = new Error(`Tool '${call.name}' not found. Available tools: ${available}`);
+    response = await fail(missingTool(call.name), error, "TOOL_NOT_FOUND");
+  } else {
+    response = await firstResult(callbacks.beforeTool, (cb) => cb(tool, args, toolCtx));
+    if (response === undefined) {
+      try {
+        const result = await tool.run(args, toolCtx);
+        value = result.ok ? result.value : undefined;
+        response = result.ok ? asResponse(result.value) : { error: result.error };
+      } catch (error) {
+        response = await fail(
+          tool,
+          new Error(`Tool '${call.name}' failed: ${errorMessage(error)}`, { cause: error }),
+          "TOOL_ERROR",
+        );
+      }
+    }
+    const after = await firstResult(callbacks.afterTool, (cb) => cb(tool, args, toolCtx, response ?? {}));
+    if (after !== undefined) response = after;
+  }
+
+  const requested = toolCtx.actions.transferToAgent;
+  if (requested !== undefined) {
+    const transfer = resolveTransfer(agent, requested);
+    if (transfer.kind === "invalid") {
+      response = transfer.response;
+      delete toolCtx.actions.transferToAgent;
+    }
+  }
+  // A long-running tool that returned nothing has no response yet: the client sends it later.
+  if (tool?.isLongRunning && value === undefined && response?.result === null)
+    return { part: undefined, ctx: toolCtx };
+  return {
+    part: {
+      functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response: response ?? {} },
+    },
+    ctx: toolCtx,
+  };
+}
+
+/**
+ * Runs the calls of one model event concurrently and merges their responses into one event, parts in
+ * call order and actions merged with later calls winning (ADK-SEMANTICS §1.4). `undefined` when no call
+ * produced a response.
+ */
+export async function executeFunctionCalls(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  calls: readonly FunctionCall[],
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): Promise<Event | undefined> {
+  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, agent, call, tools, callbacks)));
+  const parts = outcomes.flatMap((o) => (o.part ? [o.part] : []));
+  if (parts.length === 0) return undefined;
+  const actions: Partial<EventActions> = { stateDelta: {} };
+  for (const { ctx: toolCtx } of outcomes) {
+    Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
+    for (const [key, value] of Object.entries(toolCtx.actions)) {
+      if (value !== undefined) Object.assign(actions, { [key]: value });
+    }
+  }
+  return createEvent(
+    {
+      invocationId: ctx.invocationId,
+      author: agent.name,
+      ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
+      content: { role: "user", parts },
+      actions,
+    },
+    ctx.services,
+  );
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { functionTool } from "../agents/function-tool.js";
+import { LlmAgent } from "../agents/llm-agent.js";
+import { defineApp } from "../runner/app.js";
+
+/** A deterministic stand-in for a weather API, so the demo runs offline. */
+const getForecast = functionTool({
+  name: "get_forecast",
+  description: "Gets the weather forecast for a city",
+  parameters: z.object({ city: z.string().describe("The city to forecast") }),
+  execute: ({ city }) => {
+    const seed = [...city].reduce((sum, ch) => sum + ch.charCodeAt(0), 0);
+    return { city, forecast: ["sunny", "cloudy", "rainy", "windy"][seed % 4], highCelsius: 12 + (seed % 15) };
+  },
+});
+
+const weather = new LlmAgent({
+  name: "weather",
+  description: "Answers questions about the weather, forecasts, temperature and rain in a city.",
+  instruction: "You are the weather specialist. Use get_forecast for any city the user names.",
+  model: "demo:weather",
+  tools: [getForecast],
+  outputKey: "last_forecast",
+});
+
+const billing = new LlmAgent({
+  name: "billing",
+  description: "Handles billing: invoices, payments, refunds and charges.",
+  instruction: "You are the billing specialist. Help with invoices, payments and refunds.",
+  model: "demo:billing",
+});
+
+const concierge = new LlmAgent({
+  name: "concierge",
+  description: "Greets the user and routes each question to the right specialist.",
+  instruction:
+    "You are the concierge of Baton's demo. Route weather and billing questions to the specialists.",
+  model: "demo:concierge",
+  subAgents: [weather, billing],
+});
+
+/** The demo app: a concierge that routes to a weather specialist (with a tool) and a billing specialist. */
+export const demoApp = defineApp({ name: "demo", rootAgent: concierge });

@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requireToken } from "./auth.js";
+import { notFound, onError } from "./http-errors.js";
+import { meta } from "./meta.js";
+import { run } from "./run.js";
+import { sessions } from "./sessions.js";
+import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
+
+/** Requests larger than this get 413 before they are parsed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * ADK's HTTP API as a Hono app. `deps` is built per request from the Worker's env (the session store
+ * needs the Durable Object bindings), which is how the same app runs under tests with other stores.
+ */
+export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps): Hono<HonoEnv<B>> {
+  const api = new Hono<HonoEnv<B>>();
+  api.onError(onError);
+  api.notFound(notFound);
+  api.get("/health", (c) => c.json({ status: "ok" }));
+  api.use(requireToken());
+  api.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          { detail: `The body is larger than ${MAX_BODY_BYTES} bytes.`, code: "payload_too_large" },
+          413,
+        ),
+    }),
+  );
+  api.use(async (c, next) => {
+    c.set("deps", deps(c.env));
+    await next();
+  });
+  api.route("/", meta);
+  api.route("/", sessions);
+  api.route("/", run);
+  return api;
+}

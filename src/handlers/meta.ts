@@ -1,0 +1,24 @@
+import { Hono } from "hono";
+import type { HonoEnv } from "./types.js";
+
+export const BATON_VERSION = "0.1.0";
+
+/** `GET /list-apps`, `GET /version` (ADK-SEMANTICS §6.1). `/health` is mounted before auth. */
+export const meta = new Hono<HonoEnv>()
+  .get("/list-apps", (c) => {
+    const apps = [...c.var.deps.apps.values()];
+    if (c.req.query("detailed") !== "true") return c.json(apps.map((a) => a.name));
+    return c.json({
+      apps: apps.map((a) => ({
+        name: a.name,
+        rootAgentName: a.rootAgent.name,
+        description: a.rootAgent.description,
+        language: "typescript",
+        isComputerUse: false,
+        agents: [...a.agents.keys()],
+      })),
+    });
+  })
+  .get("/version", (c) =>
+    c.json({ version: BATON_VERSION, language: "typescript", languageVersion: "ES2023" }),
+  );

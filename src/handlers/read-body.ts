@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { BatonError } from "../core/errors.js";
+
+/** Parses a JSON body with a zod schema; a bad body is a 400 that names the fields at fault. */
+export async function readBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: { optional?: boolean } = {},
+): Promise<z.output<S>> {
+  const raw = await c.req.text();
+  let json: unknown;
+  if (raw.trim() === "") {
+    if (!options.optional) throw new BatonError("invalid_request", "A JSON body is required.");
+    json = {};
+  } else {
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new BatonError("invalid_request", "The body is not valid JSON.");
+    }
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`);
+  throw new BatonError("invalid_request", `Invalid request body: ${fields.join("; ")}`);
+}

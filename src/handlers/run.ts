@@ -1,0 +1,47 @@
+import { type Context, Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { Event } from "../core/event.js";
+import { Runner } from "../runner/runner.js";
+import { appNamed } from "./app-lookup.js";
+import { readBody } from "./read-body.js";
+import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
+import type { HonoEnv } from "./types.js";
+
+/** Starts the turn: 400/404/409 are thrown here, before any response is begun. */
+async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
+  const app = appNamed(c, body.appName);
+  const runner = new Runner({ app, sessionStore: c.var.deps.sessionStore, services: c.var.deps.services });
+  return runner.start({
+    userId: body.userId,
+    sessionId: body.sessionId,
+    newMessage: body.newMessage,
+    streaming: body.streaming,
+    signal: c.req.raw.signal,
+    ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
+    ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
+  });
+}
+
+/** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
+export const run = new Hono<HonoEnv>()
+  .post("/run", async (c) => {
+    const events: Event[] = [];
+    for await (const event of await startTurn(c, await readBody(c, RunAgentRequestSchema)))
+      events.push(event);
+    return c.json(events);
+  })
+  .post("/run_sse", async (c) => {
+    const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
+    return streamSSE(
+      c,
+      async (stream) => {
+        stream.onAbort(() => void turn.return(undefined));
+        for await (const event of turn) await stream.writeSSE({ data: JSON.stringify(event) });
+      },
+      // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).
+      async (error, stream) => {
+        const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        await stream.writeSSE({ data: JSON.stringify({ error: detail }) });
+      },
+    );
+  });

@@ -1,0 +1,24 @@
+import type { RunServices } from "../agents/invocation-context.js";
+import type { App } from "../runner/app.js";
+import type { SessionStore } from "../runner/session-store.js";
+
+/** The vars and secrets the HTTP layer reads; model keys and bindings ride along for the models. */
+export interface BatonBindings {
+  /** Comma-separated bearer tokens (a secret). */
+  API_TOKENS?: string;
+  /** `"true"` serves without tokens: `npm run dev` sets it, a deploy must not. */
+  ALLOW_UNAUTHENTICATED?: string;
+  [key: string]: unknown;
+}
+
+export type HonoEnv<B extends BatonBindings = BatonBindings> = {
+  Bindings: B;
+  Variables: { deps: ApiDeps };
+};
+
+/** What the handlers need per request; `createWorker` builds it from the Worker's env. */
+export interface ApiDeps {
+  apps: ReadonlyMap<string, App>;
+  sessionStore: SessionStore;
+  services: Partial<RunServices>;
+}

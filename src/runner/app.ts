@@ -1,0 +1,42 @@
+import type { BaseAgent } from "../agents/base-agent.js";
+
+export interface AppConfig {
+  /** The app's name in URLs (`/apps/:app/...`). */
+  name: string;
+  rootAgent: BaseAgent;
+  /**
+   * Load at most this many recent events per turn (routing and history then see only them). Off by
+   * default, so ADK's full-history behaviour holds; set it for long sessions to bound a turn's cost.
+   */
+  maxHistoryEvents?: number;
+  /** ADK `max_llm_calls`: model calls allowed per invocation. Default 500; 0 disables the limit. */
+  maxLlmCalls?: number;
+}
+
+export interface App extends Readonly<AppConfig> {
+  /** Every agent of the tree by name. */
+  readonly agents: ReadonlyMap<string, BaseAgent>;
+}
+
+const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+/**
+ * Declares an app: a named agent tree. Checks that agent names are unique across the tree, since
+ * routing and transfer find agents by name.
+ * @example
+ * export const helpdesk = defineApp({ name: "helpdesk", rootAgent: concierge });
+ */
+export function defineApp(config: AppConfig): App {
+  if (!APP_NAME.test(config.name)) {
+    throw new TypeError(`App name "${config.name}" must be letters, digits, "_", "-" or ".".`);
+  }
+  const agents = new Map<string, BaseAgent>();
+  const visit = (agent: BaseAgent): void => {
+    if (agents.has(agent.name))
+      throw new TypeError(`Agent name "${agent.name}" appears twice in app "${config.name}".`);
+    agents.set(agent.name, agent);
+    for (const sub of agent.subAgents) visit(sub);
+  };
+  visit(config.rootAgent);
+  return { ...config, agents };
+}

@@ -1,0 +1,147 @@
+import { AgentRunError } from "../agents/base-agent.js";
+import { InvocationContext, type RunServices } from "../agents/invocation-context.js";
+import type { Content } from "../core/content.js";
+import { BatonError, errorFields } from "../core/errors.js";
+import { createEvent, type Event } from "../core/event.js";
+import { newInvocationId } from "../core/ids.js";
+import type { Session, SessionKey } from "../core/session.js";
+import { type StateMap, TEMP_PREFIX } from "../core/state.js";
+import { findAgentToRun } from "../router/find-agent-to-run.js";
+import type { App } from "./app.js";
+import type { SessionStore } from "./session-store.js";
+import { systemServices } from "./system-services.js";
+import { validateNewMessage } from "./validate-message.js";
+
+export interface RunnerOptions {
+  app: App;
+  sessionStore: SessionStore;
+  /** Clock, ids, sleep, model env and log; each defaults to the real one. */
+  services?: Partial<RunServices>;
+}
+
+export interface RunRequest {
+  userId: string;
+  sessionId: string;
+  newMessage: Content;
+  /** Written with the user event, before the agent runs (ADK S08). */
+  stateDelta?: StateMap;
+  /** Yield partial (streaming) events too; they are never stored. */
+  streaming?: boolean;
+  /** Merged into every event of the invocation; an event's own keys win (ADK E03). */
+  customMetadata?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one invocation: takes the session's turn, routes, runs the agent, stores every non-partial event
+ * before yielding it, and turns any failure into a stored error event authored by the failing agent.
+ * @example
+ * const runner = new Runner({ app, sessionStore: new InMemorySessionStore() });
+ * for await (const event of runner.run({ userId: "u", sessionId: "s", newMessage: userText("hi") })) …
+ */
+export class Runner {
+  readonly app: App;
+  private readonly store: SessionStore;
+  private readonly services: RunServices;
+
+  constructor(options: RunnerOptions) {
+    this.app = options.app;
+    this.store = options.sessionStore;
+    this.services = { ...systemServices(), ...options.services };
+  }
+
+  /** Runs one invocation and yields its events. Session and busy errors are thrown before any event. */
+  async *run(request: RunRequest): AsyncGenerator<Event> {
+    yield* await this.start(request);
+  }
+
+  /**
+   * Begins the turn now (validation, the user event, the session's lease) and returns its events to
+   * iterate. Throws `BatonError` (`invalid_request`, `session_not_found`, `session_busy`) before any
+   * work, so an HTTP handler can answer 400/404/409 before it opens a stream. The returned generator
+   * releases the lease when it finishes or is closed: iterate it to the end or call `return()`.
+   */
+  async start(request: RunRequest): Promise<AsyncGenerator<Event>> {
+    validateNewMessage(request.newMessage);
+    const key: SessionKey = { appName: this.app.name, userId: request.userId, sessionId: request.sessionId };
+    const invocationId = newInvocationId(this.services.ids);
+    const userEvent = stampMetadata(
+      createEvent(
+        {
+          invocationId,
+          author: "user",
+          content: { ...request.newMessage, role: "user" },
+          actions: { stateDelta: { ...request.stateDelta } },
+        },
+        this.services,
+      ),
+      request.customMetadata,
+    );
+    const window =
+      this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
+    const { session, lease } = await this.store.beginTurn(key, userEvent, window);
+    return this.invoke({ key, lease, session, userEvent, request });
+  }
+
+  private async *invoke(turn: Turn): AsyncGenerator<Event> {
+    const { key, lease, session, userEvent, request } = turn;
+    const { invocationId } = userEvent;
+    const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
+    try {
+      applyTemp(session.state, userEvent.actions.stateDelta);
+      const root = this.app.rootAgent;
+      const chosen =
+        this.app.agents.get(findAgentToRun(session.events, root, this.services.log).name) ?? root;
+      const ctx = new InvocationContext(
+        invocationId,
+        session,
+        root,
+        chosen,
+        userEvent.content ?? request.newMessage,
+        {
+          streaming: request.streaming ?? false,
+          maxLlmCalls: this.app.maxLlmCalls ?? 500,
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
+        this.services,
+      );
+      const persist = async (event: Event): Promise<Event> => {
+        applyTemp(session.state, event.actions.stateDelta);
+        const stored = await this.store.appendEvent(key, stamp(event), { lease });
+        session.events.push(stored);
+        Object.assign(session.state, stored.actions.stateDelta);
+        return stored;
+      };
+      try {
+        for await (const event of chosen.runAsync(ctx))
+          yield event.partial ? stamp(event) : await persist(event);
+      } catch (error) {
+        if (error instanceof BatonError) throw error; // the store refused: nothing more can be recorded
+        const author = error instanceof AgentRunError ? error.agentName : chosen.name;
+        const cause = error instanceof AgentRunError ? error.cause : error;
+        this.services.log(`Agent "${author}" failed in ${invocationId}: ${errorFields(cause).errorMessage}`);
+        yield await persist(createEvent({ invocationId, author, ...errorFields(cause) }, this.services));
+      }
+    } finally {
+      await this.store.endTurn(key, lease);
+    }
+  }
+}
+
+interface Turn {
+  key: SessionKey;
+  lease: string;
+  session: Session;
+  userEvent: Event;
+  request: RunRequest;
+}
+
+/** ADK E03: run-level custom metadata first, the event's own keys win. */
+function stampMetadata(event: Event, metadata: Record<string, unknown> | undefined): Event {
+  return metadata ? { ...event, customMetadata: { ...metadata, ...event.customMetadata } } : event;
+}
+
+/** `temp:` keys live in the invocation's memory only; the store strips them from what it keeps. */
+function applyTemp(state: StateMap, delta: StateMap): void {
+  for (const [k, v] of Object.entries(delta)) if (k.startsWith(TEMP_PREFIX)) state[k] = v;
+}
