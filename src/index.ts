@@ -35,6 +35,7 @@ export {
 } from "./core/event.js";
 export type { Clock, IdSource } from "./core/ids.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
+export { type BatonWorkerEnv, createWorker, type WorkerOptions } from "./handlers/create-worker.js";
 export type { LlmRequest, LlmResponse, RetryPolicy } from "./models/llm-request.js";
 export { type ModelEnv, type ModelSpec, resolveModel } from "./models/resolve-model.js";
 export type { AgentNode, TransferPolicy } from "./router/agent-node.js";
@@ -43,4 +44,7 @@ export { isTransferable, transferTargets } from "./router/transfer-targets.js";
 export { type App, type AppConfig, defineApp } from "./runner/app.js";
 export { Runner, type RunnerOptions, type RunRequest } from "./runner/runner.js";
 export type { EventWindow, SessionStore } from "./runner/session-store.js";
+export { DurableObjectSessionStore, type SessionStoreEnv } from "./session/do-store.js";
 export { InMemorySessionStore } from "./session/in-memory-store.js";
+export { AppObject, UserObject } from "./session/scope-objects.js";
+export { SessionObject } from "./session/session-object.js";

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { normalizeWireKeys } from "./wire-case.js";
 
 /** A zod object read in ADK's wire shape: camelCase or snake_case keys, `null` treated as absent. */
-export const wireObject = <T extends z.ZodRawShape>(shape: T) => z.preprocess(normalizeWireKeys, z.object(shape));
+export const wireObject = <T extends z.ZodRawShape>(shape: T) =>
+  z.preprocess(normalizeWireKeys, z.object(shape));
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -20,7 +21,11 @@ export const FunctionResponseSchema = wireObject({
 });
 export type FunctionResponse = z.infer<typeof FunctionResponseSchema>;
 
-export const BlobSchema = wireObject({ mimeType: z.string(), data: z.string(), displayName: z.string().optional() });
+export const BlobSchema = wireObject({
+  mimeType: z.string(),
+  data: z.string(),
+  displayName: z.string().optional(),
+});
 export const FileDataSchema = wireObject({
   fileUri: z.string(),
   mimeType: z.string().optional(),
@@ -37,7 +42,10 @@ export const PartSchema = wireObject({
   inlineData: BlobSchema.optional(),
   fileData: FileDataSchema.optional(),
   executableCode: wireObject({ language: z.string().optional(), code: z.string() }).optional(),
-  codeExecutionResult: wireObject({ outcome: z.string().optional(), output: z.string().optional() }).optional(),
+  codeExecutionResult: wireObject({
+    outcome: z.string().optional(),
+    output: z.string().optional(),
+  }).optional(),
 });
 export type Part = z.infer<typeof PartSchema>;
 

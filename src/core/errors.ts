@@ -72,6 +72,7 @@ export class AgentFailure extends Error {
 /** The `errorCode` and `errorMessage` an arbitrary thrown value becomes on an error event. */
 export function errorFields(error: unknown): { errorCode: string; errorMessage: string } {
   if (error instanceof AgentFailure) return { errorCode: error.errorCode, errorMessage: error.message };
-  if (error instanceof Error) return { errorCode: "AGENT_ERROR", errorMessage: `${error.name}: ${error.message}` };
+  if (error instanceof Error)
+    return { errorCode: "AGENT_ERROR", errorMessage: `${error.name}: ${error.message}` };
   return { errorCode: "AGENT_ERROR", errorMessage: String(error) };
 }

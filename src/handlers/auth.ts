@@ -26,7 +26,7 @@ export function requireToken(): MiddlewareHandler<HonoEnv> {
       return c.json({ detail: NOT_CONFIGURED, code: "unauthorized" }, 401);
     }
     const unauthorized = { message: { detail: "Missing or invalid bearer token.", code: "unauthorized" } };
-    return bearerAuth({
+    return bearerAuth<HonoEnv>({
       token: tokens,
       noAuthenticationHeader: unauthorized,
       invalidAuthenticationHeader: unauthorized,

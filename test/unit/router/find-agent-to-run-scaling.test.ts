@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/event.js";
 import { findAgentToRun } from "../../../src/router/find-agent-to-run.js";
-import { T1 } from "../fixtures/tree-t1.js";
 import { history } from "../fixtures/history.js";
+import { T1 } from "../fixtures/tree-t1.js";
 
 const SESSION_LENGTH = 100_000;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Event } from "../../../src/core/event.js";
 import { findAgentToRun } from "../../../src/router/find-agent-to-run.js";
-import { buildT1, T1, type TestAgent } from "../fixtures/tree-t1.js";
 import { history } from "../fixtures/history.js";
+import { buildT1, T1, type TestAgent } from "../fixtures/tree-t1.js";
 
 interface Row {
   id: string;

@@ -1,0 +1,156 @@
+import type {
+  JSONValue,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FilePart,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  SharedV3ProviderOptions,
+} from "@ai-sdk/provider";
+import { isJSONValue } from "@ai-sdk/provider";
+import type { Content, Part } from "../core/content.js";
+import type { LlmRequest, ToolDeclaration } from "./llm-request.js";
+
+type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
+type UserPart = Extract<LanguageModelV3Message, { role: "user" }>["content"][number];
+type ToolPart = Extract<LanguageModelV3Message, { role: "tool" }>["content"][number];
+
+/**
+ * Pairs calls and responses that came without ids (Gemini-style history): a call gets a stable
+ * synthetic id, and the next id-less response with the same name takes the oldest pending one.
+ */
+class CallIds {
+  private count = 0;
+  private readonly pending = new Map<string, string[]>();
+
+  forCall(id: string | undefined, name: string): string {
+    if (id) return id;
+    const minted = `call_${++this.count}`;
+    this.pending.set(name, [...(this.pending.get(name) ?? []), minted]);
+    return minted;
+  }
+
+  forResponse(id: string | undefined, name: string): string {
+    if (id) return id;
+    return this.pending.get(name)?.shift() ?? `call_${++this.count}`;
+  }
+}
+
+// Gemini 3 rejects replayed function calls without their thought signature; the google provider reads it here.
+const signatureOptions = (part: Part): SharedV3ProviderOptions | undefined =>
+  part.thoughtSignature === undefined
+    ? undefined
+    : {
+        google: { thoughtSignature: part.thoughtSignature },
+        vertex: { thoughtSignature: part.thoughtSignature },
+      };
+
+const withOptions = <T extends object>(part: T, options: SharedV3ProviderOptions | undefined): T =>
+  options === undefined ? part : { ...part, providerOptions: options };
+
+/** A tool response as JSON: already-JSON values pass, anything else goes through a JSON round trip. */
+function jsonOf(value: Record<string, unknown>): JSONValue {
+  if (isJSONValue(value)) return value;
+  const parsed: unknown = JSON.parse(JSON.stringify(value));
+  return isJSONValue(parsed) ? parsed : null;
+}
+
+// A file URI that is not a URL cannot be sent; the part is dropped rather than failing the whole call.
+function urlOf(uri: string): URL | undefined {
+  try {
+    return new URL(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+function filePart(part: Part): LanguageModelV3FilePart | undefined {
+  if (part.inlineData)
+    return { type: "file", data: part.inlineData.data, mediaType: part.inlineData.mimeType };
+  const url = part.fileData ? urlOf(part.fileData.fileUri) : undefined;
+  if (part.fileData && url)
+    return { type: "file", data: url, mediaType: part.fileData.mimeType ?? "application/octet-stream" };
+  return undefined;
+}
+
+function assistantParts(parts: Part[], ids: CallIds): AssistantPart[] {
+  return parts.flatMap((part): AssistantPart[] => {
+    const options = signatureOptions(part);
+    if (part.functionCall) {
+      const { id, name, args } = part.functionCall;
+      const call = {
+        type: "tool-call" as const,
+        toolCallId: ids.forCall(id, name),
+        toolName: name,
+        input: args ?? {},
+      };
+      return [withOptions(call, options)];
+    }
+    if (part.text !== undefined) {
+      const type = part.thought ? ("reasoning" as const) : ("text" as const);
+      return part.text || options ? [withOptions({ type, text: part.text }, options)] : [];
+    }
+    const file = filePart(part);
+    return file ? [file] : [];
+  });
+}
+
+/** A user content: text and files become a user message; function responses become a tool message before it. */
+function userMessages(parts: Part[], ids: CallIds): LanguageModelV3Message[] {
+  const results: ToolPart[] = [];
+  const content: UserPart[] = [];
+  for (const part of parts) {
+    if (part.functionResponse) {
+      const { id, name, response } = part.functionResponse;
+      const output = { type: "json" as const, value: jsonOf(response) };
+      results.push({ type: "tool-result", toolCallId: ids.forResponse(id, name), toolName: name, output });
+    } else if (part.text && !part.thought) content.push({ type: "text", text: part.text });
+    else {
+      const file = filePart(part);
+      if (file) content.push(file);
+    }
+  }
+  const messages: LanguageModelV3Message[] = [];
+  if (results.length > 0) messages.push({ role: "tool", content: results });
+  if (content.length > 0) messages.push({ role: "user", content });
+  return messages;
+}
+
+/**
+ * ADK history → AI SDK prompt. Role `model` becomes an assistant message (text, reasoning from
+ * `thought` parts, tool calls with the function-call id); other roles become user messages, their
+ * function responses a tool message with JSON output. Empty contents and code-execution parts are dropped.
+ */
+export function toPrompt(systemInstruction: string, contents: Content[]): LanguageModelV3Prompt {
+  const ids = new CallIds();
+  const prompt: LanguageModelV3Prompt = systemInstruction
+    ? [{ role: "system", content: systemInstruction }]
+    : [];
+  for (const content of contents) {
+    const parts = content.parts ?? [];
+    if (content.role === "model") {
+      const assistant = assistantParts(parts, ids);
+      if (assistant.length > 0) prompt.push({ role: "assistant", content: assistant });
+    } else prompt.push(...userMessages(parts, ids));
+  }
+  return prompt;
+}
+
+/** Tool declarations → AI SDK function tools; `parameters` is already JSON Schema. */
+export const toTools = (tools: ToolDeclaration[]): LanguageModelV3FunctionTool[] =>
+  tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.parameters,
+  }));
+
+/** The full call options for `doGenerate`/`doStream`: the model is offered tools, never made to use one. */
+export function toCallOptions(request: LlmRequest, signal?: AbortSignal): LanguageModelV3CallOptions {
+  const tools = toTools(request.tools);
+  return {
+    prompt: toPrompt(request.systemInstruction, request.contents),
+    ...(tools.length > 0 ? { tools, toolChoice: { type: "auto" } } : {}),
+    ...(signal ? { abortSignal: signal } : {}),
+  };
+}

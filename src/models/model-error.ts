@@ -1,0 +1,88 @@
+import { APICallError } from "@ai-sdk/provider";
+import { AgentFailure } from "../core/errors.js";
+
+/** The `errorCode` values a failed model call ends with (after retries). */
+export type ModelErrorCode =
+  | "MODEL_UNAVAILABLE"
+  | "MODEL_RATE_LIMITED"
+  | "MODEL_BAD_REQUEST"
+  | "MODEL_AUTH_FAILED"
+  | "MODEL_TIMEOUT"
+  | "MODEL_NOT_FOUND"
+  | "MODEL_ERROR";
+
+/** A model call that failed for good: the runner records it as an error event with this code. */
+export class ModelError extends AgentFailure {
+  override readonly name = "ModelError";
+  /** The provider's HTTP status, when there was one. */
+  readonly status?: number;
+
+  constructor(errorCode: ModelErrorCode, message: string, options?: { status?: number; cause?: unknown }) {
+    super(errorCode, message, { cause: options?.cause });
+    if (options?.status !== undefined) this.status = options.status;
+  }
+}
+
+/** The HTTP status an error carries: `APICallError.statusCode`, or a numeric `status`/`statusCode`. */
+export function statusOf(error: unknown): number | undefined {
+  if (APICallError.isInstance(error)) return error.statusCode;
+  if (typeof error !== "object" || error === null) return undefined;
+  if ("statusCode" in error && typeof error.statusCode === "number") return error.statusCode;
+  if ("status" in error && typeof error.status === "number") return error.status;
+  return undefined;
+}
+
+/** A timeout: a `TimeoutError` (AbortSignal.timeout), or an abort whose reason was one. */
+export function isTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "TimeoutError") return true;
+  return error.name === "AbortError" && error.cause instanceof Error && error.cause.name === "TimeoutError";
+}
+
+/** A connection that never produced an HTTP response (fetch's TypeError, socket errors, no status). */
+export function isNetworkError(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.statusCode === undefined;
+  if (error instanceof TypeError) return /fetch|network|connect|socket|terminated/i.test(error.message);
+  return (
+    error instanceof Error && /network connection lost|ECONNRESET|ECONNREFUSED|ETIMEDOUT/i.test(error.message)
+  );
+}
+
+function codeFor(error: unknown, status: number | undefined): ModelErrorCode {
+  if (status === 429) return "MODEL_RATE_LIMITED";
+  if (status === 401 || status === 403) return "MODEL_AUTH_FAILED";
+  if (status === 408 || isTimeout(error)) return "MODEL_TIMEOUT";
+  if (status === 404) return "MODEL_NOT_FOUND";
+  if (status !== undefined && status >= 400 && status < 500) return "MODEL_BAD_REQUEST";
+  if ((status !== undefined && status >= 500) || isNetworkError(error)) return "MODEL_UNAVAILABLE";
+  return "MODEL_ERROR";
+}
+
+// Provider messages sometimes echo a (partly masked) key; never let one reach an event.
+const SECRET_PATTERNS: RegExp[] = [
+  /\bsk-[\w*-]{6,}/g,
+  /\bAIza[\w-]{10,}/g,
+  /\b(Bearer|Basic)\s+[\w.~+/=-]+/gi,
+  /([?&](?:key|api[_-]?key|token)=)[^&\s]+/gi,
+];
+
+/** Removes anything shaped like an API key and keeps the message short. */
+export function redact(message: string): string {
+  const clean = SECRET_PATTERNS.reduce((text, pattern) => text.replace(pattern, "[redacted]"), message);
+  return clean.length > 300 ? `${clean.slice(0, 297)}...` : clean;
+}
+
+/**
+ * The final `ModelError` for a failed call: classified by status (429, 401/403, 408 or timeout, 404,
+ * other 4xx, 5xx or network), with a short message naming the provider, the status and the provider's words.
+ */
+export function toModelError(error: unknown, context: { provider: string; attempts: number }): ModelError {
+  if (error instanceof ModelError) return error;
+  const status = statusOf(error);
+  const code = codeFor(error, status);
+  const detail = redact(error instanceof Error ? error.message : String(error)) || "no message";
+  const http = status === undefined ? "" : ` (HTTP ${status})`;
+  const tries = context.attempts > 1 ? ` after ${context.attempts} attempts` : "";
+  const message = `Model call to ${context.provider} failed${http}${tries}: ${detail}`;
+  return new ModelError(code, message, status === undefined ? { cause: error } : { status, cause: error });
+}

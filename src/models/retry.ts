@@ -1,0 +1,87 @@
+import { APICallError } from "@ai-sdk/provider";
+import type { RetryPolicy } from "./llm-request.js";
+import { isNetworkError, isTimeout, statusOf } from "./model-error.js";
+
+/** How a caller retries: the policy plus injected time and randomness (tests never really sleep). */
+export interface RetryOptions {
+  retry: RetryPolicy;
+  sleep: (ms: number) => Promise<void>;
+  /** In [0, 1). Defaults to `Math.random`. */
+  random?: () => number;
+  /** Milliseconds since the epoch, for HTTP-date `Retry-After`. Defaults to `Date.now`. */
+  now?: () => number;
+  signal?: AbortSignal;
+}
+
+/** A server's `Retry-After` is honoured above `maxDelayMs`, but never longer than this. */
+export const RETRY_AFTER_CAP_MS = 60_000;
+
+/** Retried: 408, 429, 5xx, network errors and timeouts. Other 4xx (and everything else) are final. */
+export function isRetryableError(error: unknown): boolean {
+  const status = statusOf(error);
+  if (status !== undefined) return status === 408 || status === 429 || status >= 500;
+  return isNetworkError(error) || isTimeout(error);
+}
+
+/** Whether the failure of try number `attempt` (1-based) gets another try. */
+export function shouldRetry(error: unknown, attempt: number, options: RetryOptions): boolean {
+  if (options.signal?.aborted) return false;
+  return attempt < options.retry.attempts && isRetryableError(error);
+}
+
+function headerOf(error: unknown, name: string): string | undefined {
+  if (!APICallError.isInstance(error) || !error.responseHeaders) return undefined;
+  const entry = Object.entries(error.responseHeaders).find(([key]) => key.toLowerCase() === name);
+  return entry?.[1];
+}
+
+/**
+ * The server's own delay hint in ms: `retry-after-ms` (OpenAI) first, then `Retry-After` as seconds or
+ * an HTTP date. Undefined when absent or unreadable.
+ */
+export function retryAfterMs(error: unknown, now: number): number | undefined {
+  const ms = Number.parseFloat(headerOf(error, "retry-after-ms") ?? "");
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headerOf(error, "retry-after")?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number.parseFloat(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The wait before try `attempt + 1`. A server hint wins (clamped to `RETRY_AFTER_CAP_MS`, so it may exceed
+ * `maxDelayMs`). Otherwise capped exponential backoff with equal jitter:
+ * `base = min(maxDelayMs, initialDelayMs * 2^(attempt-1))`, `delay = base/2 + random() * base/2`.
+ */
+export function retryDelayMs(error: unknown, attempt: number, options: RetryOptions): number {
+  const hint = retryAfterMs(error, (options.now ?? Date.now)());
+  if (hint !== undefined) return Math.min(Math.ceil(hint), RETRY_AFTER_CAP_MS);
+  const { initialDelayMs, maxDelayMs } = options.retry;
+  const base = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
+  const random = (options.random ?? Math.random)();
+  return Math.round(base / 2 + random * (base / 2));
+}
+
+/** Runs `fn` until it succeeds or a failure is final; throws the last raw error with the try count. */
+export async function withRetry<T>(fn: () => PromiseLike<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!shouldRetry(error, attempt, options)) throw new RetryExhausted(error, attempt);
+      await options.sleep(retryDelayMs(error, attempt, options));
+    }
+  }
+}
+
+/** Carries the final raw error and how many tries were made, so the caller can classify it. */
+export class RetryExhausted extends Error {
+  override readonly name = "RetryExhausted";
+  constructor(
+    readonly error: unknown,
+    readonly attempts: number,
+  ) {
+    super(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}

@@ -1,0 +1,145 @@
+import type { Event } from "../core/event.js";
+import type { IdSource } from "../core/ids.js";
+import type { Session, SessionKey } from "../core/session.js";
+import { mergeScopedState, type ScopedDelta, type StateMap, splitStateDelta } from "../core/state.js";
+import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../runner/session-store.js";
+import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
+import { persistedEvent } from "./persisted-event.js";
+import { remote, unwrap } from "./rpc-result.js";
+import type { AppObject, UserObject } from "./scope-objects.js";
+import type { SessionObject } from "./session-object.js";
+
+/** The bindings the store needs (wrangler `durable_objects.bindings`), plus the optional lease length. */
+export interface SessionStoreEnv {
+  SESSIONS: DurableObjectNamespace<SessionObject>;
+  USERS: DurableObjectNamespace<UserObject>;
+  APPS: DurableObjectNamespace<AppObject>;
+  /** Lease length in ms, as a string (wrangler `vars`). */
+  SESSION_LEASE_TTL_MS?: string;
+}
+
+export interface DurableObjectSessionStoreOptions {
+  /** Overrides `SESSION_LEASE_TTL_MS`; defaults to 120 s. */
+  leaseTtlMs?: number;
+  /** Generates ids for sessions created without one. Defaults to `crypto.randomUUID`. */
+  ids?: IdSource;
+}
+
+type ScopeDeltas = Pick<ScopedDelta, "app" | "user">;
+
+/** The name of a session's `SessionObject`: the JSON of its key tuple, so no two keys share a name. */
+export const sessionObjectName = (key: SessionKey): string =>
+  JSON.stringify([key.appName, key.userId, key.sessionId]);
+
+/**
+ * The `SessionStore` on Durable Objects: one `SessionObject` per session, one `UserObject` per (app, user)
+ * for `user:` state and the session index, one `AppObject` per app for `app:` state. Objects are addressed
+ * by the JSON of their key tuple, so no two keys can share a name.
+ */
+export class DurableObjectSessionStore implements SessionStore {
+  readonly #env: SessionStoreEnv;
+  readonly #ids: IdSource;
+  readonly #leaseTtlMs: number;
+
+  constructor(env: SessionStoreEnv, options: DurableObjectSessionStoreOptions = {}) {
+    this.#env = env;
+    this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
+    this.#leaseTtlMs = options.leaseTtlMs ?? parseLeaseTtl(env.SESSION_LEASE_TTL_MS) ?? DEFAULT_LEASE_TTL_MS;
+  }
+
+  async createSession(request: CreateSessionRequest): Promise<Session> {
+    const { appName, userId } = request;
+    const key = { appName, userId, sessionId: request.sessionId?.trim() || this.#ids.uuid() };
+    const split = splitStateDelta(request.state ?? {});
+    const created = unwrap(await this.#session(key).create(key, split.session));
+    // The index entry and the shared scopes follow the session; a failure here leaves it unlisted, not lost.
+    const [user, app] = await Promise.all([
+      this.#user(key.appName, key.userId).registerSession(key.sessionId, split.user),
+      this.#app(key.appName).merge(split.app),
+    ]);
+    return { ...created, state: mergeScopedState(created.state, app, user) };
+  }
+
+  async getSession(key: SessionKey, window: EventWindow = {}): Promise<Session | null> {
+    const [session, user, app] = await Promise.all([
+      this.#session(key).get(window),
+      this.#user(key.appName, key.userId).merge({}),
+      this.#app(key.appName).merge({}),
+    ]);
+    return session && { ...session, state: mergeScopedState(session.state, app, user) };
+  }
+
+  /** Fans out to every indexed session in parallel; the index holds ids only, so appends never touch it. */
+  async listSessions(appName: string, userId: string): Promise<Session[]> {
+    const [index, app] = await Promise.all([
+      this.#user(appName, userId).listSessions(),
+      this.#app(appName).merge({}),
+    ]);
+    const sessions = await Promise.all(
+      index.sessionIds.map((sessionId) =>
+        this.#session({ appName, userId, sessionId }).get({ numRecentEvents: 0 }),
+      ),
+    );
+    return sessions.flatMap((s) => (s ? [{ ...s, state: mergeScopedState(s.state, app, index.state) }] : []));
+  }
+
+  async deleteSession(key: SessionKey): Promise<void> {
+    await Promise.all([
+      this.#session(key).destroy(),
+      this.#user(key.appName, key.userId).forgetSession(key.sessionId),
+    ]);
+  }
+
+  async appendEvent(key: SessionKey, event: Event, options?: { lease?: string }): Promise<Event> {
+    if (event.partial) return event;
+    const stored = persistedEvent(event);
+    const input = { event: stored, lease: options?.lease, leaseTtlMs: this.#leaseTtlMs };
+    unwrap(await this.#session(key).append(input));
+    // Shared scopes are written once the session accepted the event (and its lease checked out).
+    const split = splitStateDelta(stored.actions.stateDelta);
+    if (!isEmpty(split)) await this.#mergeScopes(key, split);
+    return stored;
+  }
+
+  async beginTurn(key: SessionKey, userEvent: Event, window: EventWindow = {}): Promise<TurnStart> {
+    const stored = persistedEvent(userEvent);
+    const split = splitStateDelta(stored.actions.stateDelta);
+    const turn = this.#session(key).beginTurn({ event: stored, window, leaseTtlMs: this.#leaseTtlMs });
+    // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted.
+    const scopes = isEmpty(split)
+      ? this.#mergeScopes(key, split)
+      : turn.then((result) => (result.ok ? this.#mergeScopes(key, split) : undefined));
+    const [started, states] = await Promise.all([turn.then(unwrap), scopes]);
+    const state = states
+      ? mergeScopedState(started.session.state, states.app, states.user)
+      : started.session.state;
+    return { session: { ...started.session, state }, lease: started.lease };
+  }
+
+  async endTurn(key: SessionKey, lease: string): Promise<void> {
+    await this.#session(key).endTurn(lease);
+  }
+
+  async #mergeScopes(key: SessionKey, split: ScopeDeltas): Promise<{ app: StateMap; user: StateMap }> {
+    const [app, user] = await Promise.all([
+      this.#app(key.appName).merge(split.app),
+      this.#user(key.appName, key.userId).merge(split.user),
+    ]);
+    return { app, user };
+  }
+
+  #session(key: SessionKey) {
+    return remote(this.#env.SESSIONS.getByName(sessionObjectName(key)));
+  }
+
+  #user(appName: string, userId: string) {
+    return remote(this.#env.USERS.getByName(JSON.stringify([appName, userId])));
+  }
+
+  #app(appName: string) {
+    return remote(this.#env.APPS.getByName(JSON.stringify([appName])));
+  }
+}
+
+const isEmpty = (split: ScopeDeltas): boolean =>
+  Object.keys(split.app).length === 0 && Object.keys(split.user).length === 0;

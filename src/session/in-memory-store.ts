@@ -1,0 +1,152 @@
+import { BatonError } from "../core/errors.js";
+import type { Event } from "../core/event.js";
+import type { Clock, IdSource } from "../core/ids.js";
+import type { Session, SessionKey } from "../core/session.js";
+import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
+import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../runner/session-store.js";
+import { selectWindow } from "./event-window.js";
+import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
+import { persistedEvent } from "./persisted-event.js";
+
+export interface InMemorySessionStoreOptions {
+  /** Judges lease expiry and stamps `lastUpdateTime` on create. Defaults to `Date.now`. */
+  clock?: Clock;
+  /** Generates session ids and lease tokens. Defaults to `crypto.randomUUID`. */
+  ids?: IdSource;
+  /** How long a turn's lease lives without an append. Defaults to 120 s. */
+  leaseTtlMs?: number;
+}
+
+interface StoredSession {
+  id: string;
+  state: StateMap;
+  events: Event[];
+  eventIds: Set<string>;
+  lastUpdateTime: number;
+  lease: Lease | null;
+}
+
+const scopeKey = (appName: string, userId: string): string => JSON.stringify([appName, userId]);
+
+/**
+ * A `SessionStore` in process memory, for tests and Node. Everything it stores or returns is a deep copy,
+ * so callers can never reach its state.
+ */
+export class InMemorySessionStore implements SessionStore {
+  readonly #clock: Clock;
+  readonly #ids: IdSource;
+  readonly #leaseTtlMs: number;
+  readonly #apps = new Map<string, StateMap>();
+  readonly #users = new Map<string, StateMap>();
+  /** (app, user) → session id → session, in creation order. */
+  readonly #sessions = new Map<string, Map<string, StoredSession>>();
+
+  constructor(options: InMemorySessionStoreOptions = {}) {
+    this.#clock = options.clock ?? { now: () => Date.now() };
+    this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
+    this.#leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  }
+
+  async createSession(request: CreateSessionRequest): Promise<Session> {
+    const { appName, userId } = request;
+    const id = request.sessionId?.trim() || this.#ids.uuid();
+    const owned = this.#sessions.get(scopeKey(appName, userId)) ?? new Map<string, StoredSession>();
+    if (owned.has(id)) throw new BatonError("session_exists", `Session ${id} already exists`);
+    const split = splitStateDelta(structuredClone(request.state ?? {}));
+    this.#applyScopes(appName, userId, split);
+    const stored: StoredSession = {
+      id,
+      state: split.session,
+      events: [],
+      eventIds: new Set(),
+      lastUpdateTime: this.#clock.now() / 1000,
+      lease: null,
+    };
+    owned.set(id, stored);
+    this.#sessions.set(scopeKey(appName, userId), owned);
+    return this.#view(appName, userId, stored, {});
+  }
+
+  async getSession(key: SessionKey, window?: EventWindow): Promise<Session | null> {
+    const stored = this.#find(key);
+    return stored ? this.#view(key.appName, key.userId, stored, window ?? {}) : null;
+  }
+
+  async listSessions(appName: string, userId: string): Promise<Session[]> {
+    const owned = this.#sessions.get(scopeKey(appName, userId)) ?? new Map<string, StoredSession>();
+    return [...owned.values()].map((s) => this.#view(appName, userId, s, { numRecentEvents: 0 }));
+  }
+
+  async deleteSession(key: SessionKey): Promise<void> {
+    this.#sessions.get(scopeKey(key.appName, key.userId))?.delete(key.sessionId);
+  }
+
+  async appendEvent(key: SessionKey, event: Event, options?: { lease?: string }): Promise<Event> {
+    if (event.partial) return event;
+    const stored = this.#require(key);
+    const now = this.#clock.now();
+    const verdict = judgeLease(stored.lease, options?.lease, now);
+    if (verdict !== "ok") throw leaseError(verdict, key.sessionId);
+    if (stored.lease && options?.lease !== undefined) stored.lease.expiresAt = now + this.#leaseTtlMs;
+    return this.#append(key, stored, event);
+  }
+
+  async beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart> {
+    const stored = this.#require(key);
+    const now = this.#clock.now();
+    const verdict = judgeLease(stored.lease, undefined, now);
+    if (verdict !== "ok") throw leaseError(verdict, key.sessionId);
+    this.#append(key, stored, userEvent);
+    const lease: Lease = { token: this.#ids.uuid(), expiresAt: now + this.#leaseTtlMs };
+    stored.lease = lease;
+    return { session: this.#view(key.appName, key.userId, stored, window ?? {}), lease: lease.token };
+  }
+
+  async endTurn(key: SessionKey, lease: string): Promise<void> {
+    const stored = this.#find(key);
+    if (stored?.lease?.token === lease) stored.lease = null;
+  }
+
+  /** Stores a non-partial event and applies its delta to the three scopes; returns a copy of what was stored. */
+  #append(key: SessionKey, stored: StoredSession, event: Event): Event {
+    if (stored.eventIds.has(event.id))
+      throw new BatonError("invalid_request", `Event ${event.id} is already stored`);
+    const persisted = structuredClone(persistedEvent(event));
+    const split = splitStateDelta(structuredClone(persisted.actions.stateDelta));
+    Object.assign(stored.state, split.session);
+    this.#applyScopes(key.appName, key.userId, split);
+    stored.events.push(persisted);
+    stored.eventIds.add(persisted.id);
+    stored.lastUpdateTime = persisted.timestamp;
+    return structuredClone(persisted);
+  }
+
+  #applyScopes(appName: string, userId: string, split: { app: StateMap; user: StateMap }): void {
+    this.#apps.set(appName, { ...this.#apps.get(appName), ...split.app });
+    const user = scopeKey(appName, userId);
+    this.#users.set(user, { ...this.#users.get(user), ...split.user });
+  }
+
+  #find(key: SessionKey): StoredSession | undefined {
+    return this.#sessions.get(scopeKey(key.appName, key.userId))?.get(key.sessionId);
+  }
+
+  #require(key: SessionKey): StoredSession {
+    const stored = this.#find(key);
+    if (!stored) throw new BatonError("session_not_found", "Session not found");
+    return stored;
+  }
+
+  #view(appName: string, userId: string, stored: StoredSession, window: EventWindow): Session {
+    const app = this.#apps.get(appName) ?? {};
+    const user = this.#users.get(scopeKey(appName, userId)) ?? {};
+    return structuredClone({
+      id: stored.id,
+      appName,
+      userId,
+      state: mergeScopedState(stored.state, app, user),
+      events: selectWindow(stored.events, window),
+      lastUpdateTime: stored.lastUpdateTime,
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { BatonError, type RequestErrorCode } from "../core/errors.js";
+
+/**
+ * What a Durable Object method returns for an expected refusal. Errors thrown across RPC keep only their
+ * message, so the code travels as data and the store rebuilds the `BatonError` on the caller's side.
+ */
+export type RpcResult<T> = { ok: true; value: T } | { ok: false; code: RequestErrorCode; message: string };
+
+export const ok = <T>(value: T): RpcResult<T> => ({ ok: true, value });
+
+export const refuse = (error: BatonError): RpcResult<never> => ({
+  ok: false,
+  code: error.code,
+  message: error.message,
+});
+
+/** The value of a result, or its refusal thrown as a `BatonError`. */
+export function unwrap<T>(result: RpcResult<T>): T {
+  if (result.ok) return result.value;
+  throw new BatonError(result.code, result.message);
+}
+
+/** An object's RPC methods as a caller sees them: the same arguments, each result a promise of its clone. */
+export type Remote<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: T[K] extends (
+    ...args: infer A
+  ) => infer R
+    ? (...args: A) => Promise<Awaited<R>>
+    : never;
+};
+
+/**
+ * Views a stub through its object's own method signatures. workers-types maps `unknown` (free-form state
+ * values) to `never` in stub results, which would erase our `StateMap`s; the values are plain JSON data.
+ */
+export function remote<T>(stub: DurableObjectStub<T & Rpc.DurableObjectBranded>): Remote<T> {
+  // SAFETY: RPC calls the object's methods with these arguments and resolves to structured clones of
+  // their results; everything they take and return is JSON-shaped data, which clones as itself.
+  return stub as unknown as Remote<T>;
+}

@@ -1,0 +1,150 @@
+import { DurableObject } from "cloudflare:workers";
+import { BatonError } from "../core/errors.js";
+import type { Event } from "../core/event.js";
+import type { Session, SessionKey } from "../core/session.js";
+import { type StateMap, splitStateDelta } from "../core/state.js";
+import type { EventWindow } from "../runner/session-store.js";
+import { windowLimit } from "./event-window.js";
+import { judgeLease, type Lease, leaseError } from "./lease.js";
+import { persistedEvent } from "./persisted-event.js";
+import { ok, type RpcResult, refuse } from "./rpc-result.js";
+import {
+  INSERT_EVENT,
+  INSERT_SESSION,
+  RELEASE_LEASE,
+  SELECT_SESSION,
+  SELECT_WINDOW_NEWEST_FIRST,
+  SESSION_SQL_SCHEMA,
+  SET_LEASE,
+  type SessionRow,
+  TOUCH_SESSION,
+} from "./session-sql.js";
+import { migrate } from "./sql.js";
+import { readState, writeState } from "./state-table.js";
+
+/** `lease` is the presented lease, if any; a matching live lease is renewed for `leaseTtlMs`. */
+export interface AppendInput {
+  event: Event;
+  lease?: string | undefined;
+  leaseTtlMs: number;
+}
+
+export interface BeginTurnInput {
+  event: Event;
+  window: EventWindow;
+  leaseTtlMs: number;
+}
+
+/** What the object returns: the session with its own state only (no `app:`/`user:` keys). */
+export interface SessionRecord extends Session {}
+
+const notFound = (): RpcResult<never> => refuse(new BatonError("session_not_found", "Session not found"));
+
+const leaseOf = (row: SessionRow): Lease | null =>
+  row.lease_token === null || row.lease_expires_at === null
+    ? null
+    : { token: row.lease_token, expiresAt: row.lease_expires_at };
+
+/**
+ * One session, `(app, user, session)`: its event log, its session-scoped state and the lease of the turn that
+ * runs on it. The single writer makes appends serial; each event and its delta commit in one transaction.
+ * Leases are judged by this object's clock.
+ */
+export class SessionObject extends DurableObject {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, SESSION_SQL_SCHEMA));
+  }
+
+  /** Creates the session with its session-scoped initial state; `session_exists` if it already exists. */
+  create(key: SessionKey, state: StateMap): RpcResult<SessionRecord> {
+    if (this.#row())
+      return refuse(new BatonError("session_exists", `Session ${key.sessionId} already exists`));
+    this.ctx.storage.transactionSync(() => {
+      INSERT_SESSION.run(this.#sql, key.appName, key.userId, key.sessionId, Date.now() / 1000);
+      writeState(this.#sql, state);
+    });
+    return this.#snapshot({});
+  }
+
+  /** The session with the events `window` selects, or `null` if it does not exist. */
+  get(window: EventWindow = {}): SessionRecord | null {
+    const result = this.#snapshot(window);
+    return result.ok ? result.value : null;
+  }
+
+  /** Appends a non-partial event under the lease rules of `SessionStore.appendEvent`. */
+  append(input: AppendInput): RpcResult<null> {
+    const row = this.#row();
+    if (!row) return notFound();
+    const now = Date.now();
+    const verdict = judgeLease(leaseOf(row), input.lease, now);
+    if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
+    const { lease } = input;
+    return this.#write(input.event, () => {
+      if (lease !== undefined) SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs);
+    });
+  }
+
+  /** Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live. */
+  beginTurn(input: BeginTurnInput): RpcResult<{ session: SessionRecord; lease: string }> {
+    const row = this.#row();
+    if (!row) return notFound();
+    const now = Date.now();
+    const verdict = judgeLease(leaseOf(row), undefined, now);
+    if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
+    const lease = crypto.randomUUID();
+    const written = this.#write(input.event, () => SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs));
+    if (!written.ok) return written;
+    const session = this.#snapshot(input.window);
+    return session.ok ? ok({ session: session.value, lease }) : session;
+  }
+
+  /** Releases `lease` if it is the current one; anything else is left alone. */
+  endTurn(lease: string): void {
+    RELEASE_LEASE.run(this.#sql, lease);
+  }
+
+  /** Deletes everything, then lays the empty schema down again so the same id can be created anew. */
+  async destroy(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    migrate(this.ctx.storage, SESSION_SQL_SCHEMA);
+  }
+
+  get #sql(): SqlStorage {
+    return this.ctx.storage.sql;
+  }
+
+  #row(): SessionRow | undefined {
+    return SELECT_SESSION.first(this.#sql);
+  }
+
+  /** Stores the event, its session-scoped delta and `lastUpdateTime`, plus `alsoWrite`, atomically. */
+  #write(event: Event, alsoWrite: () => void): RpcResult<null> {
+    const stored = persistedEvent(event);
+    return this.ctx.storage.transactionSync(() => {
+      const inserted = INSERT_EVENT.first(this.#sql, stored.id, stored.timestamp, JSON.stringify(stored));
+      if (!inserted) return refuse(new BatonError("invalid_request", `Event ${stored.id} is already stored`));
+      writeState(this.#sql, splitStateDelta(stored.actions.stateDelta).session);
+      TOUCH_SESSION.run(this.#sql, stored.timestamp);
+      alsoWrite();
+      return ok(null);
+    });
+  }
+
+  #snapshot(window: EventWindow): RpcResult<SessionRecord> {
+    const row = this.#row();
+    if (!row) return notFound();
+    const limit = windowLimit(window);
+    const newestFirst =
+      limit === 0 ? [] : SELECT_WINDOW_NEWEST_FIRST.all(this.#sql, window.afterTimestamp ?? null, limit);
+    return ok({
+      id: row.session_id,
+      appName: row.app_name,
+      userId: row.user_id,
+      state: readState(this.#sql),
+      events: newestFirst.reverse(),
+      lastUpdateTime: row.last_update_time,
+    });
+  }
+}

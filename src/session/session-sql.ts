@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { type Event, EventSchema } from "../core/event.js";
+import { Command, parseJson, Query } from "./sql.js";
+import { STATE_TABLE_SQL } from "./state-table.js";
+
+/**
+ * The session object's schema, as migration steps (step i takes version i to i + 1). Events are ordered by
+ * `seq`, the append sequence, never by their timestamps. The single `session` row holds the key, times and lease.
+ */
+export const SESSION_SQL_SCHEMA: readonly string[] = [
+  `CREATE TABLE session (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     app_name TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     created_at REAL NOT NULL,
+     last_update_time REAL NOT NULL,
+     lease_token TEXT,
+     lease_expires_at INTEGER
+   );
+   ${STATE_TABLE_SQL}
+   CREATE TABLE events (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     timestamp REAL NOT NULL,
+     json TEXT NOT NULL
+   );`,
+];
+
+const SessionRowSchema = z.object({
+  app_name: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  last_update_time: z.number(),
+  lease_token: z.string().nullable(),
+  lease_expires_at: z.number().nullable(),
+});
+export type SessionRow = z.infer<typeof SessionRowSchema>;
+
+export const SELECT_SESSION = new Query<[], SessionRow>(
+  "SELECT app_name, user_id, session_id, last_update_time, lease_token, lease_expires_at FROM session WHERE id = 1",
+  SessionRowSchema,
+);
+export const INSERT_SESSION = new Command<[app: string, user: string, session: string, created: number]>(
+  "INSERT INTO session (id, app_name, user_id, session_id, created_at, last_update_time) VALUES (1, ?1, ?2, ?3, ?4, ?4)",
+);
+export const TOUCH_SESSION = new Command<[lastUpdateTime: number]>(
+  "UPDATE session SET last_update_time = ? WHERE id = 1",
+);
+export const SET_LEASE = new Command<[token: string, expiresAt: number]>(
+  "UPDATE session SET lease_token = ?, lease_expires_at = ? WHERE id = 1",
+);
+export const RELEASE_LEASE = new Command<[token: string]>(
+  "UPDATE session SET lease_token = NULL, lease_expires_at = NULL WHERE id = 1 AND lease_token = ?",
+);
+
+/** Inserts one event; yields no row when its id is already in the log. */
+export const INSERT_EVENT = new Query<[id: string, timestamp: number, json: string], { seq: number }>(
+  "INSERT INTO events (id, timestamp, json) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING seq",
+  z.object({ seq: z.number().int() }),
+);
+
+/**
+ * The newest events first, so `LIMIT n` stops after n rows on the primary key however long the log is.
+ * Bindings: the lower timestamp bound (or null) and the limit (-1 for none).
+ */
+export const SELECT_WINDOW_NEWEST_FIRST = new Query<[after: number | null, limit: number], Event>(
+  "SELECT json FROM events WHERE ?1 IS NULL OR timestamp >= ?1 ORDER BY seq DESC LIMIT ?2",
+  z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
+);

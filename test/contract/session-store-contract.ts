@@ -1,0 +1,19 @@
+import { describe } from "vitest";
+import { appendCases } from "./append-cases.js";
+import type { HarnessSetup } from "./fixtures.js";
+import { sessionCases } from "./sessions-cases.js";
+import { turnCases } from "./turn-cases.js";
+
+export type { HarnessSetup, SessionStoreHarness } from "./fixtures.js";
+
+/**
+ * The `SessionStore` contract (ADK-SEMANTICS §4 plus Baton's leases), run against every implementation.
+ * `setup` gives a fresh store before each test; each test also works in an app of its own.
+ */
+export function describeSessionStoreContract(label: string, setup: HarnessSetup): void {
+  describe(`SessionStore contract: ${label}`, () => {
+    sessionCases(setup);
+    appendCases(setup);
+    turnCases(setup);
+  });
+}

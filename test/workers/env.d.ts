@@ -1,0 +1,8 @@
+import type { SessionStoreEnv } from "../../src/session/do-store.js";
+
+// The bindings wrangler.toml declares, as `env` from "cloudflare:workers" sees them in workerd tests.
+declare global {
+  namespace Cloudflare {
+    interface Env extends SessionStoreEnv {}
+  }
+}
