@@ -60,29 +60,28 @@ async function runCall(
     throw new AgentFailure(code, errorMessage(error), { cause: error });
   };
 
-  let response: ToolResult | undefined;
-  let value: unknown;
+  let response: ToolResult;
+  // A long-running tool that returned nothing has no response yet: the client sends it later.
+  let pending = false;
   if (tool === undefined) {
     const available = [...tools.keys()].join(", ");
     const error = new Error(`Tool '${call.name}' not found. Available tools: ${available}`);
     response = await fail(missingTool(call.name), error, "TOOL_NOT_FOUND");
   } else {
-    response = await firstResult(callbacks.beforeTool, (cb) => cb(tool, args, toolCtx));
-    if (response === undefined) {
+    const cached = await firstResult(callbacks.beforeTool, (cb) => cb(tool, args, toolCtx));
+    if (cached !== undefined) response = cached;
+    else {
       try {
         const result = await tool.run(args, toolCtx);
-        value = result.ok ? result.value : undefined;
+        pending = tool.isLongRunning && result.ok && result.value == null;
         response = result.ok ? asResponse(result.value) : { error: result.error };
       } catch (error) {
-        response = await fail(
-          tool,
-          new Error(`Tool '${call.name}' failed: ${errorMessage(error)}`, { cause: error }),
-          "TOOL_ERROR",
-        );
+        const failure = new Error(`Tool '${call.name}' failed: ${errorMessage(error)}`, { cause: error });
+        response = await fail(tool, failure, "TOOL_ERROR");
       }
     }
-    const after = await firstResult(callbacks.afterTool, (cb) => cb(tool, args, toolCtx, response ?? {}));
-    if (after !== undefined) response = after;
+    response =
+      (await firstResult(callbacks.afterTool, (cb) => cb(tool, args, toolCtx, response))) ?? response;
   }
 
   const requested = toolCtx.actions.transferToAgent;
@@ -90,18 +89,13 @@ async function runCall(
     const transfer = resolveTransfer(agent, requested);
     if (transfer.kind === "invalid") {
       response = transfer.response;
+      pending = false;
       delete toolCtx.actions.transferToAgent;
     }
   }
-  // A long-running tool that returned nothing has no response yet: the client sends it later.
-  if (tool?.isLongRunning && value === undefined && response?.result === null)
-    return { part: undefined, ctx: toolCtx };
-  return {
-    part: {
-      functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response: response ?? {} },
-    },
-    ctx: toolCtx,
-  };
+  if (pending) return { part: undefined, ctx: toolCtx };
+  const id = call.id ? { id: call.id } : {};
+  return { part: { functionResponse: { ...id, name: call.name, response } }, ctx: toolCtx };
 }
 
 /**

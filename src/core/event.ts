@@ -65,8 +65,8 @@ export type NewEvent = Omit<Event, "id" | "timestamp" | "actions"> & {
 export function createEvent(fields: NewEvent, env: EventEnv): Event {
   const { actions, id, ...rest } = fields;
   return {
-    ...rest,
     id: id ?? newEventId(env.ids),
+    ...rest,
     timestamp: toWireSeconds(env.clock.now()),
     actions: { ...emptyActions(), ...actions },
   };

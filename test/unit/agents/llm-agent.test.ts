@@ -3,6 +3,7 @@ import { z } from "zod";
 import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { harness } from "../support/harness.js";
+import { collect } from "../support/run-helpers.js";
 import { promptText, scriptedModel } from "../support/scripted-model.js";
 
 const add = functionTool({
@@ -324,5 +325,54 @@ describe("model retries through the agent", () => {
     await h.turn("hi");
     expect(model.calls).toHaveLength(5);
     expect(h.services.slept.every((ms) => ms <= 20)).toBe(true);
+  });
+});
+
+describe("long-running tools (human in the loop)", () => {
+  it("pauses the turn on a long-running call, then resumes with the user's function response", async () => {
+    const approve = functionTool({
+      name: "ask_approval",
+      description: "Asks a human to approve",
+      parameters: z.object({ amount: z.number() }),
+      execute: () => undefined,
+      isLongRunning: true,
+    });
+    const model = scriptedModel([
+      { calls: [{ name: "ask_approval", args: { amount: 5 }, id: "call-1" }] },
+      { text: "approved, done" },
+    ]);
+    const approver = new LlmAgent({ name: "approver", model, tools: [approve] });
+    const h = await harness(
+      new LlmAgent({ name: "root", model: scriptedModel([{ text: "root" }]), subAgents: [approver] }),
+    );
+    // Route the first turn to approver by history: it answered before.
+    await h.store.appendEvent(h.key, {
+      id: "prior",
+      invocationId: "e-0",
+      author: "approver",
+      timestamp: 1,
+      content: { role: "model", parts: [{ text: "hello" }] },
+      actions: {
+        stateDelta: {},
+        artifactDelta: {},
+        requestedAuthConfigs: {},
+        requestedToolConfirmations: {},
+      },
+    });
+    const paused = await h.turn("pay 5");
+    expect(paused).toHaveLength(1);
+    expect(paused[0]?.longRunningToolIds).toEqual(["call-1"]);
+
+    const resumed = await collect(h.runner, {
+      userId: "u",
+      sessionId: "s",
+      newMessage: {
+        role: "user",
+        parts: [{ functionResponse: { id: "call-1", name: "ask_approval", response: { ok: true } } }],
+      },
+    });
+    expect(resumed.map((e) => [e.author, e.content?.parts?.[0]?.text])).toEqual([
+      ["approver", "approved, done"],
+    ]);
   });
 });
