@@ -3,7 +3,7 @@ import { z } from "zod";
 import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { harness } from "../support/harness.js";
-import { collect } from "../support/run-helpers.js";
+import { collect, texts } from "../support/run-helpers.js";
 import { promptText, scriptedModel } from "../support/scripted-model.js";
 
 const add = functionTool({
@@ -118,7 +118,7 @@ describe("LlmAgent callbacks (ADK-SEMANTICS §7.2)", () => {
       }),
     );
     const events = await h.turn("hi");
-    expect(events.map((e) => e.content?.parts?.[0]?.text)).toEqual(["cached"]);
+    expect(texts(events)).toEqual(["cached"]);
     expect(model.calls).toHaveLength(0);
     expect(afterRan).toBe(false);
   });
@@ -137,7 +137,7 @@ describe("LlmAgent callbacks (ADK-SEMANTICS §7.2)", () => {
       }),
     );
     const events = await h.turn("hi");
-    expect(events.map((e) => e.content?.parts?.[0]?.text)).toEqual(["fallback!"]);
+    expect(texts(events)).toEqual(["fallback!"]);
   });
 
   it("C04: beforeTool's result skips the tool and afterTool still runs", async () => {
@@ -188,7 +188,7 @@ describe("LlmAgent callbacks (ADK-SEMANTICS §7.2)", () => {
         afterModel: () => ({ content: { role: "model", parts: [{ text: "edited" }] } }),
       }),
     );
-    expect((await h.turn("hi")).map((e) => e.content?.parts?.[0]?.text)).toEqual(["edited"]);
+    expect(texts(await h.turn("hi"))).toEqual(["edited"]);
   });
 
   it("C06: beforeAgent's content ends the agent: no model call, no afterAgent", async () => {
@@ -205,7 +205,7 @@ describe("LlmAgent callbacks (ADK-SEMANTICS §7.2)", () => {
       }),
     );
     const events = await h.turn("hi");
-    expect(events.map((e) => e.content?.parts?.[0]?.text)).toEqual(["closed today"]);
+    expect(texts(events)).toEqual(["closed today"]);
     expect(model.calls).toHaveLength(0);
     expect(afterRan).toBe(false);
   });
@@ -227,7 +227,7 @@ describe("LlmAgent callbacks (ADK-SEMANTICS §7.2)", () => {
     const h = await harness(
       new LlmAgent({ name: "a", model, afterAgent: () => ({ parts: [{ text: "bye" }] }) }),
     );
-    expect((await h.turn("hi")).map((e) => e.content?.parts?.[0]?.text)).toEqual(["answer", "bye"]);
+    expect(texts(await h.turn("hi"))).toEqual(["answer", "bye"]);
   });
 });
 
@@ -305,7 +305,7 @@ describe("model retries through the agent", () => {
     const model = scriptedModel([{ fail: 429, headers: { "retry-after": "7" } }, { text: "ok" }]);
     const h = await harness(new LlmAgent({ name: "a", model, retry: { maxDelayMs: 60_000 } }));
     const events = await h.turn("hi");
-    expect(events.map((e) => e.content?.parts?.[0]?.text)).toEqual(["ok"]);
+    expect(texts(events)).toEqual(["ok"]);
     expect(h.services.slept).toEqual([7000]);
   });
 

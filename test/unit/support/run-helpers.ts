@@ -36,3 +36,7 @@ export function testServices(): RunServices & { slept: number[]; clockMs: { valu
     clockMs,
   };
 }
+
+/** The first part's text of each event: what most assertions compare. */
+export const texts = (events: readonly Event[]): (string | undefined)[] =>
+  events.map((e) => e.content?.parts?.[0]?.text);
