@@ -1,14 +1,36 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
+/** The demo entry's `API_TOKENS` secret in workerd tests; the tests read it back with `inject`. */
+const WORKERS_API_TOKEN = "workers-test-token";
+
 export default defineConfig({
   test: {
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
       { test: { name: "interop", include: ["test/interop/**/*.test.ts"], environment: "node" } },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
+        // Google's ADK conformance cases replayed against the HTTP API; data in ../shared/conformance/adk.
+        test: { name: "conformance", include: ["test/conformance/**/*.test.ts"], environment: "node" },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // A deployed Worker's secret: the demo entry's HTTP tests authenticate as a client would.
+            miniflare: { bindings: { API_TOKENS: WORKERS_API_TOKEN } },
+          }),
+        ],
+        test: {
+          name: "workers",
+          // One module graph for all files: importing src/ (AI SDK providers) in workerd costs ~5 s per file.
+          // Every test uses ids of its own, so nothing leaks between files.
+          isolate: false,
+          include: ["test/workers/**/*.test.ts"],
+          // The fake OpenAI-compatible server on 127.0.0.1; its URL reaches the tests through `inject`.
+          globalSetup: ["./test/workers/support/global-setup.ts"],
+          provide: { workersApiToken: WORKERS_API_TOKEN },
+        },
       },
     ],
   },

@@ -57,6 +57,19 @@ async function* modelResponses(
   }
 }
 
+/** The response fields ADK copies onto the event as they are. */
+const RESPONSE_FIELDS = [
+  "finishReason",
+  "errorCode",
+  "errorMessage",
+  "usageMetadata",
+  "modelVersion",
+  "avgLogprobs",
+  "groundingMetadata",
+  "citationMetadata",
+  "customMetadata",
+] as const;
+
 /** ADK drops a response that carries nothing (no content, no error): it makes no event. */
 const isEmpty = (r: LlmResponse): boolean =>
   (r.content?.parts?.length ?? 0) === 0 && r.errorCode === undefined && r.errorMessage === undefined;
@@ -89,7 +102,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
         ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
         ...(response.content ? { content: { role: response.content.role ?? "model", parts } } : {}),
         ...(response.partial ? { partial: true } : {}),
-        ...pick(response, ["finishReason", "errorCode", "errorMessage", "usageMetadata", "modelVersion"]),
+        ...pick(response, RESPONSE_FIELDS),
         ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
       },
       ctx.services,

@@ -36,6 +36,7 @@ export const EventSchema = wireObject({
   errorMessage: z.string().optional(),
   modelVersion: z.string().optional(),
   usageMetadata: JsonObject.optional(),
+  avgLogprobs: z.number().optional(),
   groundingMetadata: JsonObject.optional(),
   citationMetadata: JsonObject.optional(),
   customMetadata: JsonObject.optional(),

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import type { HonoEnv } from "./types.js";
 
@@ -25,7 +25,11 @@ export function requireToken(): MiddlewareHandler<HonoEnv> {
       if (c.env.ALLOW_UNAUTHENTICATED === "true") return next();
       return c.json({ detail: NOT_CONFIGURED, code: "unauthorized" }, 401);
     }
-    const unauthorized = { message: { detail: "Missing or invalid bearer token.", code: "unauthorized" } };
+    // A Response (not a plain body) sets the status: a malformed header is a 401 too, not Hono's 400.
+    const unauthorized = {
+      message: (ctx: Context) =>
+        ctx.json({ detail: "Missing or invalid bearer token.", code: "unauthorized" }, 401),
+    };
     return bearerAuth<HonoEnv>({
       token: tokens,
       noAuthenticationHeader: unauthorized,

@@ -13,8 +13,9 @@ export function onError(error: Error, c: Context): Response {
     return c.json({ detail: error.message, code: error.code }, error.status as ContentfulStatusCode);
   }
   if (error instanceof HTTPException) {
-    const res = error.getResponse();
-    return c.json({ detail: error.message || res.statusText }, error.status);
+    // A middleware that built its own response (bearerAuth: JSON body, WWW-Authenticate) keeps it.
+    if (error.res) return error.getResponse();
+    return c.json({ detail: error.message || error.getResponse().statusText }, error.status);
   }
   console.error("Unhandled error", error);
   return c.json({ detail: "Internal Server Error", code: "internal" }, 500);

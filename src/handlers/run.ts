@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
+import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { Runner } from "../runner/runner.js";
 import { appNamed } from "./app-lookup.js";
@@ -32,16 +33,16 @@ export const run = new Hono<HonoEnv>()
   })
   .post("/run_sse", async (c) => {
     const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
-    return streamSSE(
-      c,
-      async (stream) => {
-        stream.onAbort(() => void turn.return(undefined));
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => void turn.return(undefined));
+      try {
         for await (const event of turn) await stream.writeSSE({ data: JSON.stringify(event) });
-      },
-      // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).
-      async (error, stream) => {
+      } catch (error) {
+        // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).
+        // Caught here: streamSSE's own onError would add a non-JSON `event: error` frame after ours.
         const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        await stream.writeSSE({ data: JSON.stringify({ error: detail }) });
-      },
-    );
+        const details = error instanceof BatonError ? { error_details: { code: error.code } } : {};
+        await stream.writeSSE({ data: JSON.stringify({ error: detail, ...details }) });
+      }
+    });
   });

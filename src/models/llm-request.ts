@@ -28,6 +28,10 @@ export interface LlmResponse {
   errorMessage?: string;
   usageMetadata?: Record<string, unknown>;
   modelVersion?: string;
+  avgLogprobs?: number;
+  groundingMetadata?: Record<string, unknown>;
+  citationMetadata?: Record<string, unknown>;
+  customMetadata?: Record<string, unknown>;
 }
 
 /** Retry policy for model calls (408, 429, 5xx and network errors). `attempts` counts the first try. */

@@ -1,0 +1,139 @@
+import type { BaseAgent } from "../../src/agents/base-agent.js";
+import type { LlmAgent } from "../../src/agents/llm-agent.js";
+import type { LlmRequest } from "../../src/models/llm-request.js";
+import { TRANSFER_TOOL_NAME } from "../../src/transfer/constants.js";
+import type { RecordedLlmRequest } from "./case-files.js";
+import { differences } from "./differences.js";
+import { asJson, genaiToCamel, isRecord } from "./genai-keys.js";
+import { instructionProblems } from "./instruction-check.js";
+
+/** Python pins this description before comparing: tool docstrings differ between versions. */
+const PINNED_TRANSFER_DESCRIPTION = "Transfer the question to another agent.";
+/** Request config Python never compares. */
+const IGNORED_CONFIG = new Set(["http_options", "labels"]);
+/** Request config this harness compares; anything else recorded is a setting Baton's LlmRequest lacks. */
+const COMPARED_CONFIG = new Set(["system_instruction", "tools"]);
+/** Schema keywords Python drops before comparing (plus `$schema`, which only Baton's JSON Schema has). */
+const DROPPED_SCHEMA_KEYS = new Set(["title", "default", "description", "$schema"]);
+
+/** Python's schema normalisation: lowercase `type`, no titles/defaults/descriptions, `anyOf[X, null]` → nullable X. */
+function normalizeSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(normalizeSchema);
+  if (!isRecord(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DROPPED_SCHEMA_KEYS.has(key)) continue;
+    if (key === "type" && typeof value === "string") out.type = value.toLowerCase();
+    else if (key === "properties" && isRecord(value)) {
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, s]) => [name, normalizeSchema(s)]),
+      );
+    } else out[key] = normalizeSchema(value);
+  }
+  const anyOf = out.anyOf;
+  if (Array.isArray(anyOf) && anyOf.length === 2 && isRecord(anyOf[1]) && anyOf[1].type === "null") {
+    delete out.anyOf;
+    Object.assign(out, anyOf[0], { nullable: true });
+  }
+  return out;
+}
+
+interface Declaration {
+  name: string;
+  description: string;
+  parameters: unknown;
+}
+
+const normalizeDeclaration = (d: {
+  name: unknown;
+  description?: unknown;
+  parameters?: unknown;
+}): Declaration => ({
+  name: String(d.name),
+  description:
+    d.name === TRANSFER_TOOL_NAME ? PINNED_TRANSFER_DESCRIPTION : String(d.description ?? "").trim(),
+  parameters: normalizeSchema(d.parameters ?? {}),
+});
+
+/** The recorded `config.tools` (genai `Tool[]`) as a flat, normalised declaration list. */
+function recordedDeclarations(tools: unknown, problems: string[]): Declaration[] {
+  if (tools === undefined) return [];
+  if (!Array.isArray(tools)) {
+    problems.push("config.tools is not a list (unsupported)");
+    return [];
+  }
+  return tools.flatMap((tool) => {
+    const camel = genaiToCamel(tool);
+    if (!isRecord(camel) || !Array.isArray(camel.functionDeclarations) || Object.keys(camel).length !== 1) {
+      problems.push(
+        `recorded tool ${JSON.stringify(tool).slice(0, 80)} is not a plain function tool (unsupported)`,
+      );
+      return [];
+    }
+    return camel.functionDeclarations.filter(isRecord).map((d) =>
+      normalizeDeclaration({
+        name: d.name,
+        description: d.description,
+        parameters: d.parameters ?? d.parametersJsonSchema,
+      }),
+    );
+  });
+}
+
+/** Contents compared exactly, except function-call/response ids: Python strips its own `adk-` ids for Gemini,
+ * Baton keeps them (AI SDK providers pair calls and responses by id), so ids are removed on both sides. */
+function withoutCallIds(contents: unknown): unknown {
+  const copy = asJson(contents);
+  if (!Array.isArray(copy)) return copy;
+  for (const content of copy) {
+    for (const part of isRecord(content) && Array.isArray(content.parts) ? content.parts : []) {
+      if (isRecord(part) && isRecord(part.functionCall)) delete part.functionCall.id;
+      if (isRecord(part) && isRecord(part.functionResponse)) delete part.functionResponse.id;
+    }
+  }
+  return copy;
+}
+
+const modelIdOf = (agent: LlmAgent): string | undefined => {
+  const model = agent.resolvedModel;
+  return typeof model === "string" ? model : model?.modelId;
+};
+
+/**
+ * Every way Baton's live request differs from the recorded `llm_request` (Python's `_ConformanceTestGemini`
+ * check, ported): model, contents, tool declarations, and the system instruction checked structurally.
+ */
+export function requestProblems(
+  live: LlmRequest,
+  recorded: RecordedLlmRequest,
+  agent: LlmAgent,
+  root: BaseAgent,
+): string[] {
+  const problems: string[] = [];
+  if (recorded.model !== undefined && recorded.model !== modelIdOf(agent)) {
+    problems.push(`model: recorded ${recorded.model}, agent has ${modelIdOf(agent)}`);
+  }
+  const config = recorded.config ?? {};
+  for (const key of Object.keys(config)) {
+    if (!IGNORED_CONFIG.has(key) && !COMPARED_CONFIG.has(key)) {
+      problems.push(`config.${key} is recorded, but Baton's LlmRequest has no such setting (unsupported)`);
+    }
+  }
+  problems.push(
+    ...differences(
+      withoutCallIds(genaiToCamel(recorded.contents)),
+      withoutCallIds(live.contents),
+      "contents",
+    ),
+  );
+  const tools = recordedDeclarations(config.tools, problems);
+  problems.push(...differences(tools, live.tools.map(normalizeDeclaration), "tools"));
+  const instruction = config.system_instruction;
+  if (typeof instruction === "string")
+    problems.push(...instructionProblems(live.systemInstruction, instruction, agent, root));
+  else if (instruction !== undefined)
+    problems.push("config.system_instruction is not a string (unsupported)");
+  else if (live.systemInstruction !== "")
+    problems.push("Baton sent a system instruction; the recording has none");
+  return problems;
+}

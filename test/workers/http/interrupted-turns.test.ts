@@ -1,0 +1,106 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { LlmAgent } from "../../../src/agents/llm-agent.js";
+import { userText } from "../../../src/core/content.js";
+import { createEvent, type Event } from "../../../src/core/event.js";
+import { defineApp } from "../../../src/runner/app.js";
+import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
+import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
+import { helloApp } from "../support/apps.js";
+import { fakeModelServer } from "../support/fake-model.js";
+import { callWorker, expectJson, freshIds, noSleep, runBody, sessionsOf } from "../support/http.js";
+import { elapseLease as elapse, heldModel, sessionStub as stubOf } from "../support/turn-control.js";
+
+const services = { sleep: noSleep };
+const eventEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
+
+/** An event of the `root` agent with this text. */
+const rootText = (invocationId: string, text: string) =>
+  createEvent({ invocationId, author: "root", content: { role: "model", parts: [{ text }] } }, eventEnv);
+
+describe("interrupted turns over HTTP", () => {
+  it("keeps every event of a turn whose isolate died, refuses new turns until its lease lapses, then runs again", async () => {
+    const fake = fakeModelServer();
+    const { app, user, session } = freshIds("crash");
+    const call = callWorker(
+      { apps: [helloApp(app)], services },
+      { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl() },
+    );
+    const sessions = sessionsOf(call, app, user);
+    await sessions.create({ sessionId: session });
+    const key = { appName: app, userId: user, sessionId: session };
+
+    // A turn begun and appended to through the store, then its object aborted: no endTurn ever comes.
+    const store = new DurableObjectSessionStore(env);
+    const invocationId = "e-crashed";
+    const userEvent = createEvent({ invocationId, author: "user", content: userText("first") }, eventEnv);
+    const { lease } = await store.beginTurn(key, userEvent);
+    const halfDone = [rootText(invocationId, "one"), rootText(invocationId, "two")];
+    for (const event of halfDone) await store.appendEvent(key, event, { lease });
+    await expect(
+      runInDurableObject(stubOf(key), (_, state) => state.abort("isolate died")),
+    ).rejects.toThrow();
+    const crashed = [userEvent, ...halfDone];
+    expect(await sessions.eventsOf(session)).toEqual(crashed);
+
+    const refused = call("/run", { method: "POST", json: runBody(app, user, session, "again?") });
+    expect(await expectJson(refused, 409)).toMatchObject({ code: "session_busy" });
+    expect(await sessions.eventsOf(session)).toEqual(crashed);
+
+    await elapse(key, DEFAULT_LEASE_TTL_MS);
+    const events = await expectJson<Event[]>(
+      call("/run", { method: "POST", json: runBody(app, user, session, "again?") }),
+      200,
+    );
+    expect(events.map((e) => e.content?.parts?.[0]?.text)).toEqual(["hello-model answers: again?"]);
+    const after = await sessions.eventsOf(session);
+    expect(after.slice(0, 3)).toEqual(crashed);
+    expect(after.slice(3).map((e) => [e.author, e.content?.parts?.[0]?.text])).toEqual([
+      ["user", "again?"],
+      ["root", "hello-model answers: again?"],
+    ]);
+    // The dead turn cannot write into the session any more.
+    const late = rootText(invocationId, "three");
+    await expect(store.appendEvent(key, late, { lease })).rejects.toMatchObject({ code: "lease_lost" });
+  });
+
+  it("ends a /run_sse turn that lost its lease mid-way with an error frame, and writes nothing more", async () => {
+    const { app, user, session } = freshIds("lost");
+    const held = heldModel();
+    const heldApp = defineApp({ name: app, rootAgent: new LlmAgent({ name: "root", model: held.model }) });
+    const call = callWorker({ apps: [heldApp], services });
+    const sessions = sessionsOf(call, app, user);
+    await sessions.create({ sessionId: session });
+    const key = { appName: app, userId: user, sessionId: session };
+
+    const pending = call("/run_sse", { method: "POST", json: runBody(app, user, session, "slow one") });
+    await held.started;
+    // While the model thinks, the lease lapses and another turn takes the session over.
+    await elapse(key, DEFAULT_LEASE_TTL_MS);
+    const store = new DurableObjectSessionStore(env);
+    const takeover = createEvent(
+      { invocationId: "e-takeover", author: "user", content: userText("mine now") },
+      eventEnv,
+    );
+    await store.beginTurn(key, takeover);
+    held.release();
+
+    const res = await pending;
+    expect(res.status).toBe(200);
+    const frames = (await res.text()).split("\n\n").filter((f) => f !== "");
+    expect(frames).toEqual([expect.stringMatching(/^data: /)]);
+    expect(JSON.parse(frames[0]?.slice("data: ".length) ?? "")).toEqual({
+      error: expect.stringMatching(/^BatonError: The turn's lease on session .* lapsed or was taken over$/),
+      error_details: { code: "lease_lost" },
+    });
+    const stored = await sessions.eventsOf(session);
+    expect(stored.map((e) => [e.author, e.content?.parts?.[0]?.text])).toEqual([
+      ["user", "slow one"],
+      ["user", "mine now"],
+    ]);
+    // The turn that took over still holds the session: the failed turn's cleanup did not release it.
+    const busy = call("/run", { method: "POST", json: runBody(app, user, session, "anyone?") });
+    expect(await expectJson(busy, 409)).toMatchObject({ code: "session_busy" });
+  });
+});

@@ -1,0 +1,23 @@
+// Types for the workerd HTTP tests: the main module behind `exports`, the auth vars, the injected values.
+declare global {
+  namespace Cloudflare {
+    interface GlobalProps {
+      mainModule: typeof import("../../../src/worker.js");
+    }
+    interface Env {
+      API_TOKENS?: string;
+      ALLOW_UNAUTHENTICATED?: string;
+    }
+  }
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Base URL of the fake OpenAI-compatible server on 127.0.0.1 (from the globalSetup). */
+    fakeModelUrl: string;
+    /** The `API_TOKENS` binding the workers project gives the demo entry. */
+    workersApiToken: string;
+  }
+}
+
+export {};

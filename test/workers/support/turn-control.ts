@@ -1,0 +1,37 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { SessionKey } from "../../../src/core/session.js";
+import { createDemoModel } from "../../../src/models/demo-model.js";
+import { sessionObjectName } from "../../../src/session/do-store.js";
+
+/** The session's Durable Object, as the store addresses it. */
+export const sessionStub = (key: SessionKey) => env.SESSIONS.getByName(sessionObjectName(key));
+
+/** Time passing for a lease: its expiry moves back by `ms` inside the session's object. */
+export async function elapseLease(key: SessionKey, ms: number): Promise<void> {
+  await runInDurableObject(sessionStub(key), (_, state) => {
+    state.storage.sql.exec("UPDATE session SET lease_expires_at = lease_expires_at - ? WHERE id = 1", ms);
+  });
+}
+
+/** A demo model whose answers wait for `release()`; `started` resolves once a call is waiting. */
+export function heldModel() {
+  const demo = createDemoModel("held");
+  let markStarted = (): void => undefined;
+  let release = (): void => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const model = {
+    ...demo,
+    doGenerate: async (options: Parameters<typeof demo.doGenerate>[0]) => {
+      markStarted();
+      await released;
+      return demo.doGenerate(options);
+    },
+  };
+  return { model, started, release: () => release() };
+}
