@@ -1,5 +1,8 @@
 /** `npm run bench`: every benchmark prints ratios measured side by side in this one run. */
+import { httpBench } from "./http/http-bench.js";
 import { routingBench } from "./routing.js";
 
+// `npm run bench -- routing` or `-- http` runs one of them.
 const only = process.argv[2];
 if (!only || only === "routing") routingBench();
+if (!only || only === "http") await httpBench();

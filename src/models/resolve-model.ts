@@ -100,5 +100,13 @@ export function resolveModel(spec: ModelSpec, env: ModelEnv): LanguageModelV3 {
   if (!factory)
     throw config(`Unknown model provider "${name}" in "${spec}"; use one of ${MODEL_PROVIDERS.join(", ")}.`);
   if (id.trim() === "") throw config(`Model "${spec}" names no model after "${name}:".`);
-  return factory(id, env, spec);
+  // Building a provider model costs about a millisecond (schemas are made in its constructor), so each
+  // env keeps the models it has built: a new env object (new keys) starts afresh.
+  let models = MODELS_BY_ENV.get(env);
+  if (!models) MODELS_BY_ENV.set(env, (models = new Map()));
+  let model = models.get(spec);
+  if (!model) models.set(spec, (model = factory(id, env, spec)));
+  return model;
 }
+
+const MODELS_BY_ENV = new WeakMap<ModelEnv, Map<string, LanguageModelV3>>();

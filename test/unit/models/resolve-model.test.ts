@@ -86,3 +86,13 @@ describe("resolveModel", () => {
     expect(a).not.toBe(b);
   });
 });
+
+describe("resolveModel caching", () => {
+  it("reuses the model it built for the same env and spec, and builds afresh for a new env", () => {
+    const env = { OPENAI_API_KEY: "sk-test-1" };
+    const first = resolveModel("openai:gpt-4.1-mini", env);
+    expect(resolveModel("openai:gpt-4.1-mini", env)).toBe(first);
+    expect(resolveModel("openai:gpt-4.1", env)).not.toBe(first);
+    expect(resolveModel("openai:gpt-4.1-mini", { OPENAI_API_KEY: "sk-test-2" })).not.toBe(first);
+  });
+});

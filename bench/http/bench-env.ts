@@ -1,0 +1,11 @@
+import type { BatonWorkerEnv } from "../../src/handlers/create-worker.js";
+
+/** The bench Worker's env: Baton's bindings plus the fake model's base URL (a var). */
+export type BenchEnv = BatonWorkerEnv & { OPENAI_COMPATIBLE_BASE_URL: string };
+
+/** The agent both bench apps run. */
+export const AGENT_NAME = "assistant";
+export const BOUNDED_APP = "bounded";
+export const UNBOUNDED_APP = "unbounded";
+/** The bounded app's `maxHistoryEvents`; the baseline reads the same window. */
+export const HISTORY_BOUND = 50;

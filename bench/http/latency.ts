@@ -1,0 +1,110 @@
+/**
+ * (a) Baton's turn against the hand-written baseline, and (b) a 10,000-event session against a 10-event
+ * one, with the history bound on and off, plus the streamed turn. Compared cases run in the same interleaved rounds.
+ */
+import { BOUNDED_APP, HISTORY_BOUND, UNBOUNDED_APP } from "./bench-env.js";
+import type { BenchClient, BenchSession } from "./client.js";
+import type { FakeModel } from "./fake-model.js";
+import { interleaved, ms, pairedRatio, roundRobin, verdict } from "./rounds.js";
+
+const SMALL = 10;
+const LARGE = 10_000;
+/** Small sessions per case, used in turn, so each grows by only a few events over the run. */
+const POOL = 16;
+
+export interface LatencyOptions {
+  /** Rounds of the fast cases (every turn reads at most 50 events). */
+  fast: { warmup: number; rounds: number };
+  /** Rounds of the unbounded pair, whose 10,000-event turn is slow. */
+  slow: { warmup: number; rounds: number };
+}
+
+async function sessions(client: BenchClient, appName: string, name: string, size: number, count: number) {
+  const made: BenchSession[] = [];
+  for (let i = 0; i < count; i++)
+    made.push(await client.createSession({ appName, userId: "bench-user", sessionId: `${name}-${i}` }, size));
+  return made;
+}
+
+/** One turn each side by side, to show Baton and the baseline send model request bodies of a like size. */
+async function bodySizes(
+  client: BenchClient,
+  fake: FakeModel,
+  pairs: [string, BenchSession, BenchSession][],
+) {
+  const sizes: string[] = [];
+  for (const [label, baton, baseline] of pairs) {
+    await client.batonTurn(baton);
+    await client.baselineTurn(baseline);
+    const [b, base] = [fake.lastBodyBytes.get("bench"), fake.lastBodyBytes.get("bench-baseline")];
+    sizes.push(`${label}: Baton ${b} B, baseline ${base} B`);
+  }
+  return sizes.join("; ");
+}
+
+/** Builds the sessions (10 and 10,000 events), runs the interleaved rounds and prints (a) and (b). */
+export async function latencyBench(
+  client: BenchClient,
+  fake: FakeModel,
+  options: LatencyOptions,
+): Promise<void> {
+  const batonSmall = await sessions(client, BOUNDED_APP, "a-baton", SMALL, POOL);
+  const baseSmall = await sessions(client, BOUNDED_APP, "a-base", SMALL, POOL);
+  const sseSmall = await sessions(client, BOUNDED_APP, "a-sse", SMALL, POOL);
+  const [batonLarge, baseLarge] = await sessions(client, BOUNDED_APP, "a-large", LARGE, 2);
+  const unboundedSmall = await sessions(client, UNBOUNDED_APP, "b-small", SMALL, POOL);
+  const [unboundedLarge] = await sessions(client, UNBOUNDED_APP, "b-large", LARGE, 1);
+  if (!batonLarge || !baseLarge || !unboundedLarge) throw new Error("large sessions were not made");
+  const [batonFirst, baseFirst] = [batonSmall[0], baseSmall[0]];
+  if (!batonFirst || !baseFirst) throw new Error("small sessions were not made");
+  const bodies = await bodySizes(client, fake, [
+    ["10 events", batonFirst, baseFirst],
+    ["10,000 events", batonLarge, baseLarge],
+  ]);
+
+  const pick = {
+    batonSmall: roundRobin(batonSmall),
+    sseSmall: roundRobin(sseSmall),
+    baseSmall: roundRobin(baseSmall),
+    unboundedSmall: roundRobin(unboundedSmall),
+  };
+  // The fast cases, many rounds: (a), the streamed turn, and the bounded half of (b).
+  const [batonS, baseS, batonL, baseL, sseS] = await interleaved(
+    [
+      { label: "Baton, bounded, 10", turn: () => client.batonTurn(pick.batonSmall()) },
+      { label: "baseline, bounded, 10", turn: () => client.baselineTurn(pick.baseSmall()) },
+      { label: "Baton, bounded, 10k", turn: () => client.batonTurn(batonLarge) },
+      { label: "baseline, bounded, 10k", turn: () => client.baselineTurn(baseLarge) },
+      { label: "Baton streamed, bounded, 10", turn: () => client.batonSseTurn(pick.sseSmall()) },
+    ],
+    options.fast,
+  );
+  // The unbounded half of (b): a 10,000-event turn takes a good part of a second, so fewer rounds.
+  const [unboundedS, unboundedL] = await interleaved(
+    [
+      { label: "Baton, unbounded, 10", turn: () => client.batonTurn(pick.unboundedSmall()) },
+      { label: "Baton, unbounded, 10k", turn: () => client.batonTurn(unboundedLarge) },
+    ],
+    options.slow,
+  );
+  if (!batonS || !baseS || !batonL || !baseL || !sseS || !unboundedS || !unboundedL)
+    throw new Error("a case was not measured");
+  const row = (label: string, a: number[], b: number[], target?: number) => {
+    const r = pairedRatio(a, b);
+    const verdictText = target === undefined ? "" : `   target ≤ ${target}×  ${verdict(r, target)}`;
+    return `  ${label.padEnd(58)} ${`${r.toFixed(2)}×`.padStart(8)}   (${ms(a)} vs ${ms(b)})${verdictText}`;
+  };
+
+  const { fast, slow } = options;
+  console.log(
+    `\nHTTP turns through wrangler dev against a zero-latency fake model. Ratio = median of per-round ratios` +
+      ` over ${fast.rounds} interleaved rounds (${slow.rounds} for the unbounded pair), after warm-up;` +
+      ` ms = medians. "10 events" grows to ≈ 20 over the run.`,
+  );
+  console.log(row("(a) Baton /run vs baseline, 10-event sessions", batonS, baseS, 1.5));
+  console.log(row("    the same streamed (/run_sse), 10-event sessions", sseS, baseS));
+  console.log(row(`    the same on 10,000-event sessions (both read ${HISTORY_BOUND})`, batonL, baseL));
+  console.log(row(`(b) 10,000 vs 10 events, history bounded to ${HISTORY_BOUND}`, batonL, batonS, 3));
+  console.log(row("    10,000 vs 10 events, bound off (unbounded)", unboundedL, unboundedS));
+  console.log(`  model request bodies — ${bodies}`);
+}
