@@ -102,10 +102,10 @@ export function resolveModel(spec: ModelSpec, env: ModelEnv): LanguageModelV3 {
   if (id.trim() === "") throw config(`Model "${spec}" names no model after "${name}:".`);
   // Building a provider model costs about a millisecond (schemas are made in its constructor), so each
   // env keeps the models it has built: a new env object (new keys) starts afresh.
-  let models = MODELS_BY_ENV.get(env);
-  if (!models) MODELS_BY_ENV.set(env, (models = new Map()));
-  let model = models.get(spec);
-  if (!model) models.set(spec, (model = factory(id, env, spec)));
+  const models = MODELS_BY_ENV.get(env) ?? new Map<string, LanguageModelV3>();
+  MODELS_BY_ENV.set(env, models);
+  const model = models.get(spec) ?? factory(id, env, spec);
+  models.set(spec, model);
   return model;
 }
 
