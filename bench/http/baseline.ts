@@ -11,7 +11,7 @@
 import { type Event, emptyActions } from "../../src/core/event.js";
 import { sessionObjectName } from "../../src/session/do-store.js";
 import { remote } from "../../src/session/rpc-result.js";
-import { AGENT_NAME, type BenchEnv, BOUNDED_APP, HISTORY_BOUND } from "./bench-env.js";
+import { AGENT_NAME, type BenchEnv, BOUNDED_APP, HISTORY_BOUND, hasFields } from "./bench-env.js";
 
 const LEASE_TTL_MS = 120_000;
 
@@ -23,16 +23,7 @@ interface BaselineRequest {
 }
 
 const isBaselineRequest = (v: unknown): v is BaselineRequest =>
-  typeof v === "object" &&
-  v !== null &&
-  "appName" in v &&
-  typeof v.appName === "string" &&
-  "userId" in v &&
-  typeof v.userId === "string" &&
-  "sessionId" in v &&
-  typeof v.sessionId === "string" &&
-  "text" in v &&
-  typeof v.text === "string";
+  hasFields<BaselineRequest>(v, { appName: "string", userId: "string", sessionId: "string", text: "string" });
 
 const textOf = (e: Event): string => (e.content?.parts ?? []).map((p) => p.text ?? "").join("");
 

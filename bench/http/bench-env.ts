@@ -9,3 +9,9 @@ export const BOUNDED_APP = "bounded";
 export const UNBOUNDED_APP = "unbounded";
 /** The bounded app's `maxHistoryEvents`; the baseline reads the same window. */
 export const HISTORY_BOUND = 50;
+
+/** A hand-written body check (no schema library on the baseline's path): each field has the named type. */
+export function hasFields<T>(value: unknown, types: { [K in keyof T]: "string" | "number" }): value is T {
+  if (typeof value !== "object" || value === null) return false;
+  return Object.entries(types).every(([key, type]) => typeof Reflect.get(value, key) === type);
+}

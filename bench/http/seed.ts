@@ -8,7 +8,7 @@ import { sessionObjectName } from "../../src/session/do-store.js";
 import { type Remote, remote } from "../../src/session/rpc-result.js";
 import { SessionObject } from "../../src/session/session-object.js";
 import { INSERT_EVENT, TOUCH_SESSION } from "../../src/session/session-sql.js";
-import { AGENT_NAME, type BenchEnv } from "./bench-env.js";
+import { AGENT_NAME, type BenchEnv, hasFields } from "./bench-env.js";
 
 /** Baton's `SessionObject` plus `seed`; the bench wrangler.toml binds SESSIONS to it. */
 export class SeedableSessionObject extends SessionObject {
@@ -40,16 +40,7 @@ interface SeedRequest {
 }
 
 const isSeedRequest = (v: unknown): v is SeedRequest =>
-  typeof v === "object" &&
-  v !== null &&
-  "appName" in v &&
-  typeof v.appName === "string" &&
-  "userId" in v &&
-  typeof v.userId === "string" &&
-  "sessionId" in v &&
-  typeof v.sessionId === "string" &&
-  "count" in v &&
-  typeof v.count === "number";
+  hasFields<SeedRequest>(v, { appName: "string", userId: "string", sessionId: "string", count: "number" });
 
 /** Events per `seed` call: well under the RPC message limit at ~400 bytes an event. */
 const BATCH = 2_500;
