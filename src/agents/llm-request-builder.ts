@@ -1,7 +1,7 @@
 import type { LlmRequest } from "../models/llm-request.js";
 import { transferTargets } from "../router/transfer-targets.js";
 import { transferInstruction } from "../transfer/transfer-instruction.js";
-import { CallbackContext } from "./callback-context.js";
+import type { CallbackContext } from "./callback-context.js";
 import { buildContents } from "./history.js";
 import { fillInstruction } from "./instruction-template.js";
 import type { InvocationContext } from "./invocation-context.js";
@@ -13,9 +13,12 @@ const identity = (agent: LlmAgent): string =>
   (agent.description ? ` The description about you is "${agent.description}".` : "");
 
 /** One step's request: system instruction blocks, filtered history, tools (the transfer tool last). */
-export async function buildLlmRequest(agent: LlmAgent, ctx: InvocationContext): Promise<LlmRequest> {
+export async function buildLlmRequest(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  cbCtx: CallbackContext,
+): Promise<LlmRequest> {
   const { instruction } = agent.config;
-  const cbCtx = new CallbackContext(ctx);
   const own =
     typeof instruction === "function"
       ? await instruction(cbCtx)

@@ -79,8 +79,9 @@ const isEmpty = (r: LlmResponse): boolean =>
  * The target runs inside this step, in the same invocation (ADK-SEMANTICS §3.4).
  */
 export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): AsyncGenerator<Event> {
-  const request = await buildLlmRequest(agent, ctx);
+  // One callback context per step: what the instruction provider and model callbacks write lands on the step's event.
   const cbCtx = new CallbackContext(ctx);
+  const request = await buildLlmRequest(agent, ctx, cbCtx);
   const tools = agent.toolsByName;
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
