@@ -1,5 +1,4 @@
 import type { Event } from "../core/event.js";
-import { createEvent } from "../core/event.js";
 import type { AgentNode, TransferPolicy } from "../router/agent-node.js";
 import { findAgent } from "../router/agent-tree.js";
 import { CallbackContext } from "./callback-context.js";
@@ -89,16 +88,10 @@ export abstract class BaseAgent implements AgentNode {
     const cbCtx = new CallbackContext(ctx);
     const content = await firstResult(callbacks, (cb) => cb(cbCtx));
     if (content === undefined && !cbCtx.state.hasDelta) return "continue";
-    yield createEvent(
-      {
-        invocationId: ctx.invocationId,
-        author: this.name,
-        ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
-        ...(content === undefined ? {} : { content: { ...content, role: content.role ?? "model" } }),
-        actions: { stateDelta: { ...cbCtx.state.delta } },
-      },
-      ctx.services,
-    );
+    yield ctx.newEvent({
+      ...(content === undefined ? {} : { content: { ...content, role: content.role ?? "model" } }),
+      actions: { stateDelta: { ...cbCtx.state.delta } },
+    });
     if (content === undefined) return "continue";
     ctx.endInvocation = true;
     return "ended";

@@ -1,5 +1,6 @@
 import type { Content, Part } from "../core/content.js";
 import type { Event } from "../core/event.js";
+import { newestFirst } from "../router/newest-first.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { pyRepr } from "./py-repr.js";
 
@@ -33,21 +34,6 @@ const isTransferEvent = (e: Event): boolean =>
   Boolean(e.actions.transferToAgent) ||
   (e.content?.parts ?? []).some((p) => p.functionCall?.name === TRANSFER_TOOL_NAME);
 
-/** Drops each rewound range: from the first event of the rewound invocation through the marker (PYX). */
-function dropRewound(events: readonly Event[]): Event[] {
-  const kept: Event[] = [];
-  for (const event of events) {
-    const target = event.actions.rewindBeforeInvocationId;
-    if (target === undefined) {
-      kept.push(event);
-      continue;
-    }
-    const start = kept.findIndex((e) => e.invocationId === target);
-    if (start >= 0) kept.length = start;
-  }
-  return kept;
-}
-
 /** Another agent's event as the current agent reads it: user-role "For context:" text (ADK-SEMANTICS §3.6). */
 function reframe(event: Event): Content | undefined {
   const parts: Part[] = [];
@@ -77,13 +63,16 @@ export function buildContents(
   agentName: string,
   options: { includeContents: IncludeContents; branch?: string | undefined },
 ): Content[] {
-  const visible = dropRewound(events).filter(
-    (e) =>
-      e.content?.role !== undefined &&
-      (e.content.parts ?? []).some(isVisiblePart) &&
-      onBranch(e.branch, options.branch) &&
-      !isFrameworkEvent(e),
-  );
+  // The router's newest-first walk already leaves out rewound ranges (PYX); history wants oldest first.
+  const visible = [...newestFirst(events)]
+    .reverse()
+    .filter(
+      (e) =>
+        e.content?.role !== undefined &&
+        (e.content.parts ?? []).some(isVisiblePart) &&
+        onBranch(e.branch, options.branch) &&
+        !isFrameworkEvent(e),
+    );
   let start = 0;
   if (options.includeContents === "none") {
     start = visible.length;

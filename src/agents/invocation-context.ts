@@ -1,5 +1,5 @@
 import type { Content } from "../core/content.js";
-import type { Event } from "../core/event.js";
+import { createEvent, type Event, type NewEvent } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import type { Session } from "../core/session.js";
 import type { ModelEnv } from "../models/resolve-model.js";
@@ -59,6 +59,15 @@ export class InvocationContext {
       this.services,
       this.branch,
       this.llmCalls,
+    );
+  }
+
+  /** A new event of this invocation, authored by its agent, on its branch. */
+  newEvent(fields: Omit<NewEvent, "invocationId" | "author" | "branch">): Event {
+    const branch = this.branch === undefined ? {} : { branch: this.branch };
+    return createEvent(
+      { invocationId: this.invocationId, author: this.agent.name, ...branch, ...fields },
+      this.services,
     );
   }
 

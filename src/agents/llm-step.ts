@@ -1,6 +1,6 @@
 import { functionCallsOf, textOf } from "../core/content.js";
 import { AgentFailure } from "../core/errors.js";
-import { createEvent, type Event, isFinalResponse } from "../core/event.js";
+import { type Event, isFinalResponse } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
 import { callModel } from "../models/call-model.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../models/llm-request.js";
@@ -95,19 +95,13 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     const longRunning = parts.flatMap((p) =>
       p.functionCall?.id && tools.get(p.functionCall.name)?.isLongRunning ? [p.functionCall.id] : [],
     );
-    const event = createEvent(
-      {
-        id: eventId,
-        invocationId: ctx.invocationId,
-        author: agent.name,
-        ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
-        ...(response.content ? { content: { role: response.content.role ?? "model", parts } } : {}),
-        ...(response.partial ? { partial: true } : {}),
-        ...pick(response, RESPONSE_FIELDS),
-        ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
-      },
-      ctx.services,
-    );
+    const event = ctx.newEvent({
+      id: eventId,
+      ...(response.content ? { content: { role: response.content.role ?? "model", parts } } : {}),
+      ...(response.partial ? { partial: true } : {}),
+      ...pick(response, RESPONSE_FIELDS),
+      ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
+    });
     if (!response.partial) {
       Object.assign(event.actions.stateDelta, cbCtx.state.delta);
       writeOutputKey(agent, event);

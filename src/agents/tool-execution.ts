@@ -1,6 +1,6 @@
 import type { FunctionCall, Part } from "../core/content.js";
 import { AgentFailure } from "../core/errors.js";
-import { createEvent, type Event, type EventActions } from "../core/event.js";
+import type { Event, EventActions } from "../core/event.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { ToolContext } from "./callback-context.js";
@@ -120,14 +120,5 @@ export async function executeFunctionCalls(
       if (value !== undefined) Object.assign(actions, { [key]: value });
     }
   }
-  return createEvent(
-    {
-      invocationId: ctx.invocationId,
-      author: agent.name,
-      ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
-      content: { role: "user", parts },
-      actions,
-    },
-    ctx.services,
-  );
+  return ctx.newEvent({ content: { role: "user", parts }, actions });
 }
