@@ -23,14 +23,40 @@ export class CallbackContext {
   }
 }
 
+/** ADK `ToolConfirmation`: a question to the user about one tool call, and later the user's answer. */
+export interface ToolConfirmation {
+  hint: string;
+  confirmed: boolean;
+  payload?: unknown;
+}
+
 /** What a tool sees: a callback context plus its function-call id and the actions of its response. */
 export class ToolContext extends CallbackContext {
-  readonly actions: Pick<EventActions, "transferToAgent" | "escalate" | "skipSummarization"> = {};
+  readonly actions: Pick<EventActions, "transferToAgent" | "escalate" | "skipSummarization"> & {
+    requestedToolConfirmations?: Record<string, ToolConfirmation>;
+  } = {};
 
+  /**
+   * @param toolConfirmation the user's answer, when this call runs again after a confirmation request
+   */
   constructor(
     invocation: InvocationContext,
     readonly functionCallId: string,
+    readonly toolConfirmation?: ToolConfirmation,
   ) {
     super(invocation);
+  }
+
+  /** Asks the user to approve this call (ADK `request_confirmation`); the turn pauses until they answer. */
+  requestConfirmation(hint: string, payload?: unknown): void {
+    const request: ToolConfirmation = {
+      hint,
+      confirmed: false,
+      ...(payload === undefined ? {} : { payload }),
+    };
+    this.actions.requestedToolConfirmations = {
+      ...this.actions.requestedToolConfirmations,
+      [this.functionCallId]: request,
+    };
   }
 }

@@ -10,7 +10,16 @@ export interface FunctionToolConfig<S extends z.ZodType> {
   execute: (args: z.infer<S>, ctx: ToolContext) => unknown;
   /** A long-running tool (human in the loop): its call id goes in `longRunningToolIds` and the turn pauses. */
   isLongRunning?: boolean;
+  /**
+   * ADK `require_confirmation`: the call runs only after the user approves it. The turn pauses with an
+   * `adk_request_confirmation` call and resumes when the user answers it. A function decides per call.
+   */
+  requireConfirmation?: boolean | ((args: z.infer<S>) => boolean | Promise<boolean>);
 }
+
+/** ADK's fixed texts for a call that waits for, or was refused, the user's confirmation. */
+export const CONFIRMATION_REQUIRED = "This tool call requires confirmation, please approve or reject.";
+export const CONFIRMATION_REJECTED = "This tool call is rejected.";
 
 /** A tool the model can call. Build one with `functionTool`. */
 export interface FunctionTool {
@@ -45,6 +54,21 @@ export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>)
       const parsed = config.parameters.safeParse(args);
       if (!parsed.success) {
         return { ok: false, error: `Invalid arguments for ${config.name}: ${z.prettifyError(parsed.error)}` };
+      }
+      const { requireConfirmation } = config;
+      const needed =
+        typeof requireConfirmation === "function"
+          ? await requireConfirmation(parsed.data)
+          : (requireConfirmation ?? false);
+      if (needed && ctx.toolConfirmation === undefined) {
+        ctx.requestConfirmation(
+          `Please approve or reject the tool call ${config.name}() by responding with a FunctionResponse ` +
+            "with an expected ToolConfirmation payload.",
+        );
+        return { ok: true, value: { error: CONFIRMATION_REQUIRED } };
+      }
+      if (needed && ctx.toolConfirmation?.confirmed === false) {
+        return { ok: true, value: { error: CONFIRMATION_REJECTED } };
       }
       return { ok: true, value: await config.execute(parsed.data, ctx) };
     },

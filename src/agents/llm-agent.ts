@@ -18,6 +18,7 @@ import type { FunctionTool } from "./function-tool.js";
 import type { IncludeContents } from "./history.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { runLlmStep } from "./llm-step.js";
+import { confirmedCallsEvent } from "./tool-confirmation.js";
 import { transferTool } from "./transfer-tool.js";
 
 export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
@@ -79,6 +80,15 @@ export class LlmAgent extends BaseAgent {
 
   /** Steps until one ends on a final, partial or no event (ADK `BaseLlmFlow.run_async`). */
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
+    const confirmed = await confirmedCallsEvent(ctx, this, this.toolsByName, this.config);
+    if (confirmed) {
+      yield confirmed;
+      const target = confirmed.actions.transferToAgent;
+      if (target) {
+        yield* ctx.rootAgent.findAgent(target)?.runAsync(ctx) ?? [];
+        return;
+      }
+    }
     for (;;) {
       let last: Event | undefined;
       for await (const event of runLlmStep(this, ctx)) {

@@ -1,38 +1,46 @@
 import type { LlmRequest } from "../models/llm-request.js";
-import { transferTargets } from "../router/transfer-targets.js";
-import { transferInstruction } from "../transfer/transfer-instruction.js";
+import type { AgentNode } from "../router/agent-node.js";
+import { identityInstruction } from "../transfer/identity-instruction.js";
+import { transferOffer } from "../transfer/transfer-offer.js";
 import type { CallbackContext } from "./callback-context.js";
-import { buildContents } from "./history.js";
+import type { FunctionTool } from "./function-tool.js";
+import { buildContents, type IncludeContents } from "./history.js";
 import { fillInstruction } from "./instruction-template.js";
 import type { InvocationContext } from "./invocation-context.js";
-import type { LlmAgent } from "./llm-agent.js";
+import type { InstructionProvider } from "./llm-agent.js";
 
-/** ADK's identity processor: descriptions are part of the routing contract, so every agent states its own. */
-const identity = (agent: LlmAgent): string =>
-  `You are an agent. Your internal name is "${agent.name}".` +
-  (agent.description ? ` The description about you is "${agent.description}".` : "");
+/** What a request is built from besides the agent's place in the tree: LlmAgent's and RuntimeAgent's config. */
+export interface RequestSettings {
+  instruction?: string | InstructionProvider | undefined;
+  tools?: readonly FunctionTool[] | undefined;
+  includeContents?: IncludeContents | undefined;
+}
 
-/** One step's request: system instruction blocks, filtered history, tools (the transfer tool last). */
+/**
+ * One step's request: system instruction blocks (identity, the agent's own, the transfer block),
+ * filtered history, tools (the transfer tool last). Shared by every model-driven agent kind.
+ */
 export async function buildLlmRequest(
-  agent: LlmAgent,
+  agent: AgentNode,
+  settings: RequestSettings,
   ctx: InvocationContext,
   cbCtx: CallbackContext,
 ): Promise<LlmRequest> {
-  const { instruction } = agent.config;
+  const { instruction } = settings;
   const own =
     typeof instruction === "function"
       ? await instruction(cbCtx)
       : fillInstruction(instruction ?? "", cbCtx.state);
-  const targets = transferTargets(agent);
-  const systemInstruction = [identity(agent), own, transferInstruction(agent, targets)]
+  const offer = transferOffer(agent);
+  const systemInstruction = [identityInstruction(agent), own, offer?.instruction ?? ""]
     .filter((block) => block.trim() !== "")
     .join("\n\n");
-  const tools = (agent.config.tools ?? []).map((t) => t.declaration());
-  if (targets.length > 0) tools.push(agent.transferTool.declaration());
+  const tools = (settings.tools ?? []).map((t) => t.declaration());
+  if (offer) tools.push(offer.declaration);
   return {
     systemInstruction,
     contents: buildContents(ctx.events, agent.name, {
-      includeContents: agent.config.includeContents ?? "default",
+      includeContents: settings.includeContents ?? "default",
       branch: ctx.branch,
     }),
     tools,

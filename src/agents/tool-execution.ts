@@ -3,7 +3,7 @@ import { AgentFailure } from "../core/errors.js";
 import type { Event, EventActions } from "../core/event.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
-import { ToolContext } from "./callback-context.js";
+import { type ToolConfirmation, ToolContext } from "./callback-context.js";
 import {
   type AfterToolCallback,
   type BeforeToolCallback,
@@ -21,7 +21,8 @@ export interface ToolCallbacks {
   onToolError?: OneOrMany<ToolErrorCallback> | undefined;
 }
 
-interface CallOutcome {
+/** One call's result: its function-response part (none while a long-running call waits) and its context. */
+export interface CallOutcome {
   part: Part | undefined;
   ctx: ToolContext;
 }
@@ -44,14 +45,20 @@ const missingTool = (name: string): FunctionTool => ({
   run: async () => ({ ok: false, error: `Tool '${name}' not found.` }),
 });
 
-async function runCall(
+/**
+ * One function call through ADK's tool lifecycle (ADK-SEMANTICS §7.2): `beforeTool`, the tool,
+ * `onToolError`, `afterTool`, then the check of a requested transfer against the caller's targets.
+ * `confirmation` is the user's answer when the call is re-run after a confirmation request.
+ */
+export async function runToolCall(
   ctx: InvocationContext,
   agent: AgentNode,
   call: FunctionCall,
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
+  confirmation?: ToolConfirmation,
 ): Promise<CallOutcome> {
-  const toolCtx = new ToolContext(ctx, call.id ?? "");
+  const toolCtx = new ToolContext(ctx, call.id ?? "", confirmation);
   const args = structuredClone(call.args ?? {});
   const tool = tools.get(call.name);
   const fail = async (tool: FunctionTool, error: unknown, code: string): Promise<ToolResult> => {
@@ -110,13 +117,20 @@ export async function executeFunctionCalls(
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
 ): Promise<Event | undefined> {
-  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, agent, call, tools, callbacks)));
+  const outcomes = await Promise.all(calls.map((call) => runToolCall(ctx, agent, call, tools, callbacks)));
+  return responseEvent(ctx, outcomes);
+}
+
+/** The function-response event of some call outcomes, in the order given; `undefined` when none answered. */
+export function responseEvent(ctx: InvocationContext, outcomes: readonly CallOutcome[]): Event | undefined {
   const parts = outcomes.flatMap((o) => (o.part ? [o.part] : []));
   if (parts.length === 0) return undefined;
-  const actions: Partial<EventActions> = { stateDelta: {} };
+  const actions: Partial<EventActions> = { stateDelta: {}, requestedToolConfirmations: {} };
   for (const { ctx: toolCtx } of outcomes) {
     Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
-    for (const [key, value] of Object.entries(toolCtx.actions)) {
+    const { requestedToolConfirmations, ...rest } = toolCtx.actions;
+    Object.assign(actions.requestedToolConfirmations ?? {}, requestedToolConfirmations);
+    for (const [key, value] of Object.entries(rest)) {
       if (value !== undefined) Object.assign(actions, { [key]: value });
     }
   }

@@ -1,0 +1,56 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { Content, Part } from "../core/content.js";
+import type { ModelSpec } from "../models/resolve-model.js";
+
+/** A tool as a foreign loop sees it: a JSON Schema and a function that goes through Baton's tool lifecycle. */
+export interface RuntimeTool {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments object. */
+  readonly parameters: Record<string, unknown>;
+  /** Runs the call through Baton (callbacks, transfer check, confirmation) and returns what the loop sees. */
+  execute(args: Record<string, unknown>, callId: string): Promise<Record<string, unknown>>;
+  /**
+   * For a runtime that checks arguments itself before running a tool: Baton's message for arguments it
+   * rejects (a transfer to a name outside the caller's targets names the valid ones), else `undefined`.
+   */
+  rejects(args: Record<string, unknown>): string | undefined;
+}
+
+/** One turn of a runtime agent, as Baton hands it to an adapter. */
+export interface RuntimeTurn {
+  /** The system prompt: identity, the agent's instruction and the transfer block. */
+  readonly systemPrompt: string;
+  /** The session history the agent may see, oldest first, in ADK content form. */
+  readonly history: readonly Content[];
+  readonly tools: readonly RuntimeTool[];
+  /**
+   * Whether a batch of tool results ends the loop before its next model call: true when one of them
+   * transferred (recognised from its output) or paused the turn. Adapters check it after every step.
+   */
+  endsLoop(results: readonly { callId: string; output: unknown }[]): boolean;
+  /** Turns a Baton model spec (`provider:model` or a LanguageModel) into the AI SDK model of this invocation. */
+  readonly resolveModel: (spec: ModelSpec) => LanguageModelV3;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What one step of the foreign loop said: its text and function calls (with their ids), in order. */
+export interface RuntimeStep {
+  readonly parts: readonly Part[];
+  /** Calls the runtime answered itself without running the tool (unknown name, arguments it rejected). */
+  readonly rejected?: readonly { callId: string; error: string }[] | undefined;
+  readonly finishReason?: string | undefined;
+  readonly usageMetadata?: Record<string, unknown> | undefined;
+  /** A step the runtime itself reports as failed (no content). */
+  readonly errorMessage?: string | undefined;
+}
+
+/**
+ * The adapter between a RuntimeAgent and a foreign agent loop (AI SDK, pi-agent-core, …). It runs the
+ * loop over the turn's prompt, history and tools, and reports each finished step as it happens.
+ */
+export interface AgentRuntime {
+  /** A short name for logs and errors (`ai-sdk`, `pi`). */
+  readonly kind: string;
+  run(turn: RuntimeTurn): AsyncIterable<RuntimeStep>;
+}

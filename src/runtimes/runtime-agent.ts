@@ -1,0 +1,117 @@
+import { BaseAgent, type BaseAgentConfig } from "../agents/base-agent.js";
+import { CallbackContext } from "../agents/callback-context.js";
+import {
+  type AfterToolCallback,
+  type BeforeModelCallback,
+  type BeforeToolCallback,
+  firstResult,
+  type OneOrMany,
+  type ToolErrorCallback,
+} from "../agents/callbacks.js";
+import type { FunctionTool } from "../agents/function-tool.js";
+import type { IncludeContents } from "../agents/history.js";
+import type { InvocationContext } from "../agents/invocation-context.js";
+import type { InstructionProvider } from "../agents/llm-agent.js";
+import { buildLlmRequest } from "../agents/llm-request-builder.js";
+import { writeOutputKey } from "../agents/output-key.js";
+import { confirmedCallsEvent } from "../agents/tool-confirmation.js";
+import { transferTool } from "../agents/transfer-tool.js";
+import type { Event } from "../core/event.js";
+import type { LlmResponse } from "../models/llm-request.js";
+import { resolveModel } from "../models/resolve-model.js";
+import type { TransferPolicy } from "../router/agent-node.js";
+import type { AgentRuntime } from "./agent-runtime.js";
+import { handOff } from "./hand-off.js";
+import { stepEvents } from "./step-events.js";
+import { TurnRecorder } from "./turn-recorder.js";
+
+export interface RuntimeAgentConfig extends BaseAgentConfig {
+  /** The foreign loop that runs this agent's turn: `aiSdkRuntime(…)` or `piRuntime(…)` from `baton/pi`. */
+  runtime: AgentRuntime;
+  /** The agent's own instruction; `{var}` and `{var?}` are filled from state. The transfer block is added. */
+  instruction?: string | InstructionProvider;
+  tools?: readonly FunctionTool[];
+  /** Writes the agent's final text to `state[outputKey]` on the event that carries it. */
+  outputKey?: string;
+  includeContents?: IncludeContents;
+  disallowTransferToParent?: boolean;
+  disallowTransferToPeers?: boolean;
+  /** Runs once per turn before the runtime starts; it may edit the request (drop tools, change the prompt) or answer instead. */
+  beforeModel?: OneOrMany<BeforeModelCallback>;
+  beforeTool?: OneOrMany<BeforeToolCallback>;
+  afterTool?: OneOrMany<AfterToolCallback>;
+  onToolError?: OneOrMany<ToolErrorCallback>;
+}
+
+/**
+ * A node of the tree whose turn runs in a foreign agent loop (AI SDK, pi-agent-core) yet keeps ADK's
+ * transfer semantics: it is offered `transfer_to_agent` and the transfer instruction like an LlmAgent,
+ * its loop stops when it transfers, router text is dropped, and the target runs next in the same
+ * invocation. It is transferable like an LlmAgent (it has a transfer policy), so routing treats it alike.
+ * @example
+ * const root = new RuntimeAgent({ name: "root", runtime: aiSdkRuntime({ model: "openai:gpt-4.1-mini" }),
+ *   instruction: "Route the user.", subAgents: [billing] });
+ */
+export class RuntimeAgent extends BaseAgent {
+  readonly transferPolicy: TransferPolicy;
+  readonly config: Readonly<RuntimeAgentConfig>;
+  /** The agent's tools by name, `transfer_to_agent` included. */
+  readonly toolsByName: ReadonlyMap<string, FunctionTool>;
+
+  constructor(config: RuntimeAgentConfig) {
+    super(config);
+    this.config = config;
+    this.transferPolicy = {
+      disallowTransferToParent: config.disallowTransferToParent ?? false,
+      disallowTransferToPeers: config.disallowTransferToPeers ?? false,
+    };
+    const tools = [...(config.tools ?? []), transferTool(this)];
+    this.toolsByName = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
+    const confirmed = await confirmedCallsEvent(ctx, this, this.toolsByName, this.config);
+    if (confirmed) {
+      yield confirmed;
+      if (confirmed.actions.transferToAgent) return yield* handOff(ctx, confirmed);
+    }
+    const cbCtx = new CallbackContext(ctx);
+    const request = await buildLlmRequest(this, this.config, ctx, cbCtx);
+    const replaced = await firstResult(this.config.beforeModel, (cb) => cb(cbCtx, request));
+    if (replaced !== undefined) return yield* this.replacedTurn(ctx, cbCtx, replaced);
+    const recorder = new TurnRecorder(ctx, this, this.toolsByName, this.config);
+    const pending = { ...cbCtx.state.delta };
+    let transfer: Event | undefined;
+    const steps = this.config.runtime.run({
+      systemPrompt: request.systemInstruction,
+      history: request.contents,
+      tools: recorder.runtimeTools(request.tools),
+      endsLoop: (results) => recorder.endsLoop(results),
+      resolveModel: (spec) => resolveModel(spec, ctx.services.modelEnv),
+      signal: ctx.runConfig.signal,
+    });
+    for await (const step of steps) {
+      if (recorder.failure !== undefined) break;
+      for (const event of stepEvents(ctx, step, recorder, { outputKey: this.config.outputKey, pending })) {
+        if (event.actions.transferToAgent) transfer = event;
+        yield event;
+      }
+    }
+    if (recorder.failure !== undefined) throw recorder.failure;
+    if (transfer) yield* handOff(ctx, transfer);
+  }
+
+  /** A `beforeModel` answer stands for the runtime's whole turn: one model event, as ADK's short-circuit. */
+  private async *replacedTurn(ctx: InvocationContext, cbCtx: CallbackContext, response: LlmResponse) {
+    const event = ctx.newEvent({
+      ...(response.content
+        ? { content: { ...response.content, role: response.content.role ?? "model" } }
+        : {}),
+      ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
+      ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
+      actions: { stateDelta: { ...cbCtx.state.delta } },
+    });
+    writeOutputKey(this.config.outputKey, event);
+    yield event;
+  }
+}
