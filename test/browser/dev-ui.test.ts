@@ -2,8 +2,8 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startDevWorker, type DevWorker } from "./start-dev-worker.js";
 import { CHROMIUM } from "./global-setup.js";
+import { type DevWorker, startDevWorker } from "./start-dev-worker.js";
 
 const skipReason = inject("browserSkipReason");
 if (skipReason) console.warn(`[browser] skipped: ${skipReason}`);

@@ -23,7 +23,13 @@ export async function startDevWorker(vars: Record<string, string> = {}): Promise
       DEV_UI: plain("true"),
       ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, plain(v)])),
     },
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, watch: false, logLevel: "warn" },
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      persist: false,
+      watch: false,
+      logLevel: "warn",
+    },
   });
   await worker.ready;
   const url = await worker.url;
