@@ -1,6 +1,6 @@
 import type { LlmRequest } from "../models/llm-request.js";
 import type { AgentNode } from "../router/agent-node.js";
-import { identityInstruction } from "../transfer/identity-instruction.js";
+import { identityInstruction } from "../transfer/agent-identity.js";
 import { transferOffer } from "../transfer/transfer-offer.js";
 import type { CallbackContext } from "./callback-context.js";
 import type { FunctionTool } from "./function-tool.js";
@@ -17,8 +17,9 @@ export interface RequestSettings {
 }
 
 /**
- * One step's request: system instruction blocks (identity, the agent's own, the transfer block),
- * filtered history, tools (the transfer tool last). Shared by every model-driven agent kind.
+ * One step's request: the system instruction in ADK's order (the agent's instruction, its identity, the
+ * transfer block, joined by blank lines), filtered history, tools (the transfer tool last). Shared by
+ * every model-driven agent kind (LlmAgent, RuntimeAgent).
  */
 export async function buildLlmRequest(
   agent: AgentNode,
@@ -32,7 +33,7 @@ export async function buildLlmRequest(
       ? await instruction(cbCtx)
       : fillInstruction(instruction ?? "", cbCtx.state);
   const offer = transferOffer(agent);
-  const systemInstruction = [identityInstruction(agent), own, offer?.instruction ?? ""]
+  const systemInstruction = [own, identityInstruction(agent), offer?.instruction ?? ""]
     .filter((block) => block.trim() !== "")
     .join("\n\n");
   const tools = (settings.tools ?? []).map((t) => t.declaration());
