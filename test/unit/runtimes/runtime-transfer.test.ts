@@ -81,7 +81,7 @@ describe.each(RUNTIME_KITS)("$name: transfer with ADK semantics", (kit) => {
     expect(system).toContain('Your internal name is "root". The description about you is "Routes people".');
     expect(system).toContain("Greet Ada.");
     expect(system).toContain(transferInstruction(root, transferTargets(root)));
-    expect(system).toContain("NOTE: the only valid agent names are `billing`, `support`.");
+    expect(system.indexOf("Greet Ada.")).toBeLessThan(system.indexOf("Your internal name"));
   });
 
   it("stops its loop when it transfers and the target answers in the same invocation, the root's model called once", async () => {
