@@ -12,7 +12,11 @@ describe("piRuntime inside workerd", () => {
   it("runs pi-agent-core's loop on pi-ai's OpenAI provider and transfers to an LlmAgent worker", async () => {
     const fake = fakeModelServer();
     const { app, user, session } = freshIds("pi");
-    const worker = new LlmAgent({ name: "worker", description: "Works", model: "openai-compatible:sub-model" });
+    const worker = new LlmAgent({
+      name: "worker",
+      description: "Works",
+      model: "openai-compatible:sub-model",
+    });
     const root = new RuntimeAgent({
       name: "root",
       runtime: piRuntime({ model: fakePiModel(fake.baseUrl(), "pi-model"), apiKey: "not-checked" }),
