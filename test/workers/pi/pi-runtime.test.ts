@@ -38,5 +38,6 @@ describe("piRuntime inside workerd", () => {
       ["pi-model", true],
       ["sub-model", false],
     ]);
-  });
+    // pi-ai imports its OpenAI provider lazily on the first call: seconds of module loading in workerd.
+  }, 30_000);
 });
