@@ -10,6 +10,7 @@ import { firstResult } from "./callbacks.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
+import { parseStructuredOutput } from "./structured-output.js";
 import { executeFunctionCalls } from "./tool-execution.js";
 
 /** The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2). */
@@ -124,7 +125,9 @@ function writeOutputKey(agent: LlmAgent, event: Event): void {
   const key = agent.config.outputKey;
   if (key === undefined || !isFinalResponse(event)) return;
   const text = textOf(event.content);
-  if (text.trim() !== "") event.actions.stateDelta[key] = text;
+  if (text.trim() === "") return;
+  const schema = agent.config.outputSchema;
+  event.actions.stateDelta[key] = schema ? parseStructuredOutput(agent.name, schema, text) : text;
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

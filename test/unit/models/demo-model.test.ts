@@ -45,6 +45,7 @@ const forecastTool: ToolDeclaration = {
 };
 
 const concierge = (text: string, history: Content[] = []): LlmRequest => ({
+  config: {},
   systemInstruction: [
     "You are the concierge. Route weather and billing questions to the specialists.",
     identity("concierge", "Greets the user and routes each question to the right specialist."),
@@ -78,6 +79,7 @@ describe("the demo model's script", () => {
 
   it("calls a tool named by the user's words, with arguments from its schema", () => {
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("weather", "Answers questions about the weather."),
       contents: [{ role: "user", parts: [{ text: "What is the forecast for New York in 3 days?" }] }],
       tools: [forecastTool, transferTool(["concierge"])],
@@ -91,6 +93,7 @@ describe("the demo model's script", () => {
 
   it("summarises the tool result after a tool call", () => {
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("weather", "Weather."),
       contents: [
         { role: "user", parts: [{ text: "forecast for Paris" }] },
@@ -121,6 +124,7 @@ describe("the demo model's script", () => {
 
   it("answers in role, with its identity and the user's question", () => {
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("billing", "Handles invoices"),
       contents: [{ role: "user", parts: [{ text: "Hello there" }] }],
       tools: [],
@@ -140,6 +144,7 @@ describe("the demo model's script", () => {
 
   it("reads the newest user text, skipping 'For context:' messages from other agents", () => {
     const prompt = toCallOptions({
+      config: {},
       systemInstruction: "",
       contents: [
         { role: "user", parts: [{ text: "Refund please" }] },
@@ -176,6 +181,7 @@ describe("createDemoModel", () => {
   it("streams its answer in a few chunks, then the whole text", async () => {
     const model = createDemoModel("x");
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("helper", "Helps"),
       contents: [{ role: "user", parts: [{ text: "Tell me a story about dragons" }] }],
       tools: [],
