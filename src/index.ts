@@ -1,5 +1,6 @@
 /** Baton's public API. An explicit list: anything not named here is internal. */
 
+export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
 export { CallbackContext, ToolContext } from "./agents/callback-context.js";
 export type {
