@@ -20,6 +20,20 @@ export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent
 export { SequentialAgent, type SequentialAgentConfig } from "./agents/sequential-agent.js";
 export { State } from "./agents/state.js";
 export {
+  confirmationRequestEvent,
+  confirmedCalls,
+  REQUEST_CONFIRMATION,
+  readToolConfirmation,
+  type ToolConfirmation,
+  ToolConfirmationSchema,
+} from "./agents/tool-confirmation.js";
+export {
+  executeFunctionCalls,
+  resumeConfirmedCalls,
+  runFunctionCalls,
+  type ToolCallbacks,
+} from "./agents/tool-execution.js";
+export {
   type Content,
   ContentSchema,
   type FunctionCall,

@@ -2,6 +2,7 @@ import type { Content, Part } from "../core/content.js";
 import type { Event } from "../core/event.js";
 import { newestFirst } from "../router/newest-first.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
+import { onBranch } from "./branch.js";
 import { latestResponseAfterItsCall, responsesAfterTheirCalls } from "./function-response-order.js";
 import { pyRepr } from "./py-repr.js";
 
@@ -26,10 +27,6 @@ const isFrameworkEvent = (e: Event): boolean =>
       (p.functionCall && FRAMEWORK_CALLS.has(p.functionCall.name)) ||
       (p.functionResponse && FRAMEWORK_CALLS.has(p.functionResponse.name)),
   );
-
-/** An event is visible on a branch that equals it or descends from it (ADK's branch isolation). */
-const onBranch = (eventBranch: string | undefined, branch: string | undefined): boolean =>
-  !eventBranch || !branch || branch === eventBranch || branch.startsWith(`${eventBranch}.`);
 
 const isTransferEvent = (e: Event): boolean =>
   Boolean(e.actions.transferToAgent) ||
