@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { resolveApp } from "./app-lookup.js";
 import { requireToken } from "./auth.js";
 import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
@@ -34,6 +35,7 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
     c.set("deps", deps(c.env));
     await next();
   });
+  api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", run);
