@@ -8,28 +8,41 @@ const StateMapSchema = z.record(z.string(), z.unknown());
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** The fields of `raw` outside `shape` or in `refused`, each with why, named as the client sent them. */
+function unsupportedFields(
+  raw: unknown,
+  shape: z.ZodRawShape,
+  refused: Readonly<Record<string, string>>,
+): [field: string, reason: string][] {
+  if (!isPlainObject(raw)) return [];
+  return Object.entries(raw).flatMap(([field, value]): [string, string][] => {
+    if (value === null) return [];
+    const camel = snakeToCamel(field);
+    if (Object.hasOwn(refused, camel)) return [[field, refused[camel] ?? ""]];
+    return Object.hasOwn(shape, camel) ? [] : [[field, "Baton does not support this field"]];
+  });
+}
+
 /**
  * An ADK request body: `shape`'s fields in camelCase or snake_case, and nothing else. A field outside the
- * shape, or one of `refused` (ADK defines it, Baton cannot honour it), is a 400 naming the field as sent.
- * A `null` value counts as absent, as Python clients send `null` for unset fields.
+ * shape, or one of `refused` (ADK defines it, Baton cannot honour it), is a 400 naming the field as sent,
+ * reported together with the shape's own problems. `null` counts as absent: Python clients send it for
+ * unset fields.
  */
 function requestBody<T extends z.ZodRawShape>(shape: T, refused: Readonly<Record<string, string>> = {}) {
-  return z
-    .unknown()
-    .superRefine((raw, ctx) => {
-      if (!isPlainObject(raw)) return;
-      for (const [field, value] of Object.entries(raw)) {
-        if (value === null) continue;
-        const camel = snakeToCamel(field);
-        const reason = Object.hasOwn(refused, camel)
-          ? refused[camel]
-          : Object.hasOwn(shape, camel)
-            ? undefined
-            : "Baton does not support this field";
-        if (reason !== undefined) ctx.addIssue({ code: "custom", path: [field], message: reason });
-      }
-    })
-    .pipe(wireObject(shape));
+  const known = wireObject(shape);
+  return z.unknown().transform((raw, ctx): z.output<typeof known> => {
+    for (const [field, reason] of unsupportedFields(raw, shape, refused)) {
+      ctx.addIssue({ code: "custom", path: [field], message: reason });
+    }
+    const parsed = known.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 }
 
 /** `POST /apps/:app/users/:user/sessions` (ADK `CreateSessionRequest`); every field optional. */

@@ -20,6 +20,16 @@ describe("ADK request bodies: supported fields only", () => {
     expect(session?.events).toEqual([]);
   });
 
+  it("names an unsupported field and a missing required one together", async () => {
+    const { call } = api();
+    await call("/apps/hello/users/u1/sessions", { method: "POST", json: { sessionId: "both" } });
+    const res = await call("/apps/hello/users/u1/sessions/both", { method: "PATCH", json: { x: 1 } });
+    expect(res.status).toBe(400);
+    const detail = await detailOf(res);
+    expect(detail).toContain("x: Baton does not support this field");
+    expect(detail).toContain("stateDelta: ");
+  });
+
   it("explains why invocationId is refused", async () => {
     const { call } = api();
     await call("/apps/hello/users/u1/sessions", { method: "POST", json: { sessionId: "resume" } });
