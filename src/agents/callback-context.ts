@@ -1,6 +1,7 @@
 import type { EventActions } from "../core/event.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { State } from "./state.js";
+import type { ToolConfirmation } from "./tool-confirmation.js";
 
 /** What callbacks see: the agent, the invocation, and state they may write (ADK `CallbackContext`). */
 export class CallbackContext {
@@ -23,21 +24,13 @@ export class CallbackContext {
   }
 }
 
-/** ADK `ToolConfirmation`: a question to the user about one tool call, and later the user's answer. */
-export interface ToolConfirmation {
-  hint: string;
-  confirmed: boolean;
-  payload?: unknown;
-}
-
 /** What a tool sees: a callback context plus its function-call id and the actions of its response. */
 export class ToolContext extends CallbackContext {
-  readonly actions: Pick<EventActions, "transferToAgent" | "escalate" | "skipSummarization"> & {
-    requestedToolConfirmations?: Record<string, ToolConfirmation>;
-  } = {};
+  readonly actions: Pick<EventActions, "transferToAgent" | "escalate" | "skipSummarization"> &
+    Partial<Pick<EventActions, "requestedToolConfirmations">> = {};
 
   /**
-   * @param toolConfirmation the user's answer, when this call runs again after a confirmation request
+   * @param toolConfirmation the user's answer when this call runs again after an `adk_request_confirmation`.
    */
   constructor(
     invocation: InvocationContext,
@@ -47,16 +40,16 @@ export class ToolContext extends CallbackContext {
     super(invocation);
   }
 
-  /** Asks the user to approve this call (ADK `request_confirmation`); the turn pauses until they answer. */
-  requestConfirmation(hint: string, payload?: unknown): void {
-    const request: ToolConfirmation = {
-      hint,
-      confirmed: false,
-      ...(payload === undefined ? {} : { payload }),
-    };
+  /**
+   * Asks the user to confirm this call (ADK `request_confirmation`): the agent emits a long-running
+   * `adk_request_confirmation` call, and the call runs again with `toolConfirmation` set once answered.
+   */
+  requestConfirmation(request: { hint?: string; payload?: unknown } = {}): void {
+    const confirmation: ToolConfirmation = { hint: request.hint ?? "", confirmed: false };
+    if (request.payload !== undefined) confirmation.payload = request.payload;
     this.actions.requestedToolConfirmations = {
       ...this.actions.requestedToolConfirmations,
-      [this.functionCallId]: request,
+      [this.functionCallId]: confirmation,
     };
   }
 }

@@ -11,15 +11,11 @@ export interface FunctionToolConfig<S extends z.ZodType> {
   /** A long-running tool (human in the loop): its call id goes in `longRunningToolIds` and the turn pauses. */
   isLongRunning?: boolean;
   /**
-   * ADK `require_confirmation`: the call runs only after the user approves it. The turn pauses with an
-   * `adk_request_confirmation` call and resumes when the user answers it. A function decides per call.
+   * Ask the user before running (ADK `require_confirmation`): `true`, or a function of the arguments. The
+   * turn pauses on an `adk_request_confirmation` call; the tool runs when the user confirms it.
    */
-  requireConfirmation?: boolean | ((args: z.infer<S>) => boolean | Promise<boolean>);
+  requireConfirmation?: boolean | ((args: z.infer<S>, ctx: ToolContext) => boolean | Promise<boolean>);
 }
-
-/** ADK's fixed texts for a call that waits for, or was refused, the user's confirmation. */
-export const CONFIRMATION_REQUIRED = "This tool call requires confirmation, please approve or reject.";
-export const CONFIRMATION_REJECTED = "This tool call is rejected.";
 
 /** A tool the model can call. Build one with `functionTool`. */
 export interface FunctionTool {
@@ -55,20 +51,20 @@ export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>)
       if (!parsed.success) {
         return { ok: false, error: `Invalid arguments for ${config.name}: ${z.prettifyError(parsed.error)}` };
       }
-      const { requireConfirmation } = config;
-      const needed =
-        typeof requireConfirmation === "function"
-          ? await requireConfirmation(parsed.data)
-          : (requireConfirmation ?? false);
+      const ask = config.requireConfirmation;
+      const needed = typeof ask === "function" ? await ask(parsed.data, ctx) : ask === true;
       if (needed && ctx.toolConfirmation === undefined) {
-        ctx.requestConfirmation(
-          `Please approve or reject the tool call ${config.name}() by responding with a FunctionResponse ` +
-            "with an expected ToolConfirmation payload.",
-        );
-        return { ok: true, value: { error: CONFIRMATION_REQUIRED } };
+        ctx.requestConfirmation({
+          hint: `Please approve or reject the tool call ${config.name}() by responding with a FunctionResponse with an expected ToolConfirmation payload.`,
+        });
+        ctx.actions.skipSummarization = true;
+        return {
+          ok: true,
+          value: { error: "This tool call requires confirmation, please approve or reject." },
+        };
       }
-      if (needed && ctx.toolConfirmation?.confirmed === false) {
-        return { ok: true, value: { error: CONFIRMATION_REJECTED } };
+      if (needed && !ctx.toolConfirmation?.confirmed) {
+        return { ok: true, value: { error: "This tool call is rejected." } };
       }
       return { ok: true, value: await config.execute(parsed.data, ctx) };
     },

@@ -1,5 +1,7 @@
+import { z } from "zod";
 import type { Event } from "../core/event.js";
 import { isFinalResponse } from "../core/event.js";
+import { type GenerateContentConfig, GenerateContentConfigSchema } from "../core/generate-content-config.js";
 import type { RetryPolicy } from "../models/llm-request.js";
 import type { ModelSpec } from "../models/resolve-model.js";
 import type { TransferPolicy } from "../router/agent-node.js";
@@ -18,7 +20,6 @@ import type { FunctionTool } from "./function-tool.js";
 import type { IncludeContents } from "./history.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { runLlmStep } from "./llm-step.js";
-import { confirmedCallsEvent } from "./tool-confirmation.js";
 import { transferTool } from "./transfer-tool.js";
 
 export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
@@ -29,8 +30,18 @@ export interface LlmAgentConfig extends BaseAgentConfig {
   /** The system instruction. `{var}` and `{var?}` are filled from state. */
   instruction?: string | InstructionProvider;
   tools?: readonly FunctionTool[];
-  /** Writes this agent's final text to `state[outputKey]` on the event that carries it. */
+  /** Writes this agent's final text to `state[outputKey]` on the event that carries it (the parsed object with `outputSchema`). */
   outputKey?: string;
+  /**
+   * Sampling and output settings for every model call (ADK `generate_content_config`): `temperature`,
+   * `topP`, `topK`, `maxOutputTokens`, `stopSequences`, `seed`, `presencePenalty`, `frequencyPenalty`,
+   * `responseMimeType: "application/json"` and `responseSchema` (JSON mode). Unknown fields are refused.
+   */
+  generateContentConfig?: GenerateContentConfig;
+  /** The agent answers JSON matching this schema (JSON mode); `outputKey` stores the parsed value, `AgentTool` returns it. */
+  outputSchema?: z.ZodType;
+  /** The arguments an `AgentTool` wrapping this agent takes (instead of `{ request: string }`). */
+  inputSchema?: z.ZodObject;
   /** `"none"`: the model sees only the current turn (ADK-SEMANTICS §3.5). */
   includeContents?: IncludeContents;
   disallowTransferToParent?: boolean;
@@ -58,10 +69,25 @@ export class LlmAgent extends BaseAgent {
   readonly transferTool: FunctionTool;
   /** The agent's tools by name; `transfer_to_agent` is always known, so a call to it is validated, never "not found". */
   readonly toolsByName: ReadonlyMap<string, FunctionTool>;
+  /** The validated `generateContentConfig` (empty when none was given). */
+  readonly generateContentConfig: GenerateContentConfig;
+  /** `outputSchema` as JSON Schema, what the model is asked to follow. */
+  readonly outputJsonSchema: Record<string, unknown> | undefined;
 
   constructor(config: LlmAgentConfig) {
     super(config);
     this.config = config;
+    const parsed = GenerateContentConfigSchema.safeParse(config.generateContentConfig ?? {});
+    if (!parsed.success) {
+      throw new TypeError(
+        `LlmAgent "${config.name}": invalid generateContentConfig: ${z.prettifyError(parsed.error)}`,
+      );
+    }
+    this.generateContentConfig = parsed.data;
+    this.outputJsonSchema =
+      config.outputSchema === undefined
+        ? undefined
+        : z.toJSONSchema(config.outputSchema, { target: "draft-7", io: "output" });
     this.transferPolicy = {
       disallowTransferToParent: config.disallowTransferToParent ?? false,
       disallowTransferToPeers: config.disallowTransferToPeers ?? false,
@@ -80,15 +106,6 @@ export class LlmAgent extends BaseAgent {
 
   /** Steps until one ends on a final, partial or no event (ADK `BaseLlmFlow.run_async`). */
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
-    const confirmed = await confirmedCallsEvent(ctx, this, this.toolsByName, this.config);
-    if (confirmed) {
-      yield confirmed;
-      const target = confirmed.actions.transferToAgent;
-      if (target) {
-        yield* ctx.rootAgent.findAgent(target)?.runAsync(ctx) ?? [];
-        return;
-      }
-    }
     for (;;) {
       let last: Event | undefined;
       for await (const event of runLlmStep(this, ctx)) {

@@ -1,3 +1,4 @@
+import type { GenerateContentConfig } from "../core/generate-content-config.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { identityInstruction } from "../transfer/agent-identity.js";
@@ -14,6 +15,10 @@ export interface RequestSettings {
   instruction?: string | InstructionProvider | undefined;
   tools?: readonly FunctionTool[] | undefined;
   includeContents?: IncludeContents | undefined;
+  /** Validated generation settings; a fresh copy goes on each request (callbacks may change it). */
+  generateContentConfig?: GenerateContentConfig | undefined;
+  /** An output schema as JSON Schema: the request then asks for JSON (ADK `set_output_schema`). */
+  outputJsonSchema?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -45,5 +50,17 @@ export async function buildLlmRequest(
       branch: ctx.branch,
     }),
     tools,
+    config: requestConfig(settings),
   };
+}
+
+/** The agent's generation config, a fresh copy per request (callbacks may change it); an output schema asks for JSON (ADK `set_output_schema`). */
+function requestConfig(settings: RequestSettings): GenerateContentConfig {
+  const config: GenerateContentConfig = structuredClone(settings.generateContentConfig ?? {});
+  const schema = settings.outputJsonSchema;
+  if (schema !== undefined) {
+    config.responseSchema = schema;
+    config.responseMimeType = "application/json";
+  }
+  return config;
 }

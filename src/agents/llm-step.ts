@@ -1,6 +1,6 @@
-import { functionCallsOf } from "../core/content.js";
+import { functionCallsOf, textOf } from "../core/content.js";
 import { AgentFailure } from "../core/errors.js";
-import type { Event } from "../core/event.js";
+import { type Event, isFinalResponse } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
 import { callModel } from "../models/call-model.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../models/llm-request.js";
@@ -10,9 +10,8 @@ import { firstResult } from "./callbacks.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
-import { writeOutputKey } from "./output-key.js";
-import { confirmationRequestEvent } from "./tool-confirmation.js";
-import { executeFunctionCalls } from "./tool-execution.js";
+import { parseStructuredOutput } from "./structured-output.js";
+import { resumeConfirmedCalls, runFunctionCalls } from "./tool-execution.js";
 
 /** The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2). */
 async function* modelResponses(
@@ -82,9 +81,14 @@ const isEmpty = (r: LlmResponse): boolean =>
  */
 export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): AsyncGenerator<Event> {
   // One callback context per step: what the instruction provider and model callbacks write lands on the step's event.
-  const cbCtx = new CallbackContext(ctx);
-  const request = await buildLlmRequest(agent, agent.config, ctx, cbCtx);
   const tools = agent.toolsByName;
+  // The user answered a confirmation: the confirmed calls run first, and the model sees their results.
+  const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
+  if (resumed) yield resumed;
+  const cbCtx = new CallbackContext(ctx);
+  const { generateContentConfig, outputJsonSchema } = agent;
+  const settings = { ...agent.config, generateContentConfig, outputJsonSchema };
+  const request = await buildLlmRequest(agent, settings, ctx, cbCtx);
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
   for await (const response of modelResponses(agent, ctx, cbCtx, request)) {
@@ -106,7 +110,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     });
     if (!response.partial) {
       Object.assign(event.actions.stateDelta, cbCtx.state.delta);
-      writeOutputKey(agent.config.outputKey, event);
+      writeOutputKey(agent, event);
       eventId = newEventId(ctx.services.ids);
       modelEvent = event;
     }
@@ -114,13 +118,23 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   }
   const calls = functionCallsOf(modelEvent?.content);
   if (calls.length === 0) return;
-  const responseEvent = await executeFunctionCalls(ctx, agent, calls, tools, agent.config);
-  if (responseEvent === undefined) return;
-  const confirmationRequest = confirmationRequestEvent(ctx, responseEvent, calls);
-  if (confirmationRequest) yield confirmationRequest; // before the response, as ADK orders them (§3.4)
-  yield responseEvent;
-  const targetName = responseEvent.actions.transferToAgent;
+  let responseEvent: Event | undefined;
+  for await (const event of runFunctionCalls(ctx, agent, calls, tools, agent.config)) {
+    responseEvent = event;
+    yield event;
+  }
+  const targetName = responseEvent?.actions.transferToAgent;
   if (targetName) yield* ctx.rootAgent.findAgent(targetName)?.runAsync(ctx) ?? [];
+}
+
+/** ADK `output_key`: the final, non-thought text of this agent's own event, stored with the event. */
+function writeOutputKey(agent: LlmAgent, event: Event): void {
+  const key = agent.config.outputKey;
+  if (key === undefined || !isFinalResponse(event)) return;
+  const text = textOf(event.content);
+  if (text.trim() === "") return;
+  const schema = agent.config.outputSchema;
+  event.actions.stateDelta[key] = schema ? parseStructuredOutput(agent.name, schema, text) : text;
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

@@ -1,100 +1,113 @@
 import { z } from "zod";
-import { type FunctionCall, FunctionCallSchema, functionResponsesOf } from "../core/content.js";
+import {
+  type FunctionCall,
+  FunctionCallSchema,
+  functionCallsOf,
+  functionResponsesOf,
+} from "../core/content.js";
 import type { Event } from "../core/event.js";
 import { newFunctionCallId } from "../core/ids.js";
-import type { AgentNode } from "../router/agent-node.js";
-import type { ToolConfirmation } from "./callback-context.js";
-import type { FunctionTool } from "./function-tool.js";
+import { onBranch } from "./branch.js";
 import type { InvocationContext } from "./invocation-context.js";
-import { type CallOutcome, responseEvent, runToolCall, type ToolCallbacks } from "./tool-execution.js";
 
-/** ADK's framework call that asks the user to confirm a tool call (`REQUEST_CONFIRMATION_FUNCTION_CALL_NAME`). */
+/*
+ * Tool confirmation, ADK's `adk_request_confirmation` flow (`tools/tool_confirmation.py`,
+ * `flows/llm_flows/request_confirmation.py`). A tool asks for confirmation through its ToolContext; the
+ * agent then emits a long-running `adk_request_confirmation` call holding the original call; the user
+ * answers it with a function response; the agent that asked runs again and re-runs the original call
+ * with the answer. Any agent kind can take part: see `runFunctionCalls` and `resumeConfirmedCalls`.
+ */
+
+/** The framework call that asks the user to confirm a tool call (left out of model history). */
 export const REQUEST_CONFIRMATION = "adk_request_confirmation";
 
-const RequestArgsSchema = z.object({ originalFunctionCall: FunctionCallSchema });
-const AnswerSchema = z.object({ confirmed: z.boolean(), payload: z.unknown().optional() });
+/** ADK `ToolConfirmation`: why the tool asks, the user's answer, and any data the user adds. */
+export const ToolConfirmationSchema = z.strictObject({
+  hint: z.string().default(""),
+  confirmed: z.boolean().default(false),
+  payload: z.unknown().optional(),
+});
+export type ToolConfirmation = z.infer<typeof ToolConfirmationSchema>;
 
 /**
- * The event that pauses the turn for the confirmations a response event requested: one
- * `adk_request_confirmation` call per confirmation, each long-running (ADK
- * `generate_request_confirmation_event`). `undefined` when nothing was requested.
+ * The user's answer in an `adk_request_confirmation` function response: the object itself, or ADK's
+ * client wrapper `{"response": "<json>"}`. A malformed answer counts as a rejection, as in ADK.
+ */
+export function readToolConfirmation(response: Record<string, unknown>): ToolConfirmation {
+  let value: unknown = response;
+  const keys = Object.keys(response);
+  if (keys.length === 1 && typeof response.response === "string") {
+    try {
+      value = JSON.parse(response.response);
+    } catch {
+      return { hint: "", confirmed: false };
+    }
+  }
+  const parsed = ToolConfirmationSchema.safeParse(value);
+  return parsed.success ? parsed.data : { hint: "", confirmed: false };
+}
+
+/**
+ * The event that asks the user to confirm: one long-running `adk_request_confirmation` call per call
+ * that requested it, carrying `originalFunctionCall` and `toolConfirmation` (ADK
+ * `generate_request_confirmation_event`). `undefined` when no call asked.
  */
 export function confirmationRequestEvent(
   ctx: InvocationContext,
-  response: Event,
   calls: readonly FunctionCall[],
+  responseEvent: Event,
 ): Event | undefined {
-  const requested = response.actions.requestedToolConfirmations;
-  const parts = calls.flatMap((call) => {
-    const confirmation = call.id === undefined ? undefined : requested[call.id];
-    if (confirmation === undefined) return [];
-    const id = newFunctionCallId(ctx.services.ids);
-    const args = { originalFunctionCall: call, toolConfirmation: confirmation };
-    return [{ functionCall: { id, name: REQUEST_CONFIRMATION, args } }];
+  const parts = Object.entries(responseEvent.actions.requestedToolConfirmations).flatMap(([id, asked]) => {
+    const original = calls.find((call) => call.id === id);
+    if (original === undefined) return [];
+    const confirmation = ToolConfirmationSchema.parse(asked);
+    const args = { originalFunctionCall: original, toolConfirmation: confirmation };
+    const call = { id: newFunctionCallId(ctx.services.ids), name: REQUEST_CONFIRMATION, args };
+    return [{ functionCall: call }];
   });
   if (parts.length === 0) return undefined;
-  const ids = parts.map((p) => p.functionCall.id);
-  return ctx.newEvent({ content: { role: "user", parts }, longRunningToolIds: ids });
+  return ctx.newEvent({
+    content: { role: responseEvent.content?.role ?? "user", parts },
+    longRunningToolIds: parts.map((p) => p.functionCall.id),
+  });
 }
 
-/** The user's answer in a confirmation response: `{confirmed, payload}`, or that object as a JSON string under `response`. */
-function answerOf(response: Record<string, unknown>): ToolConfirmation | undefined {
-  const direct = AnswerSchema.safeParse(response);
-  if (direct.success) return { hint: "", ...direct.data };
-  const wrapped = typeof response.response === "string" ? safeJson(response.response) : undefined;
-  const parsed = AnswerSchema.safeParse(wrapped);
-  return parsed.success ? { hint: "", ...parsed.data } : undefined;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // not JSON: no answer, the call stays unconfirmed
-  }
-}
-
-/** The original call behind one of `agent`'s confirmation requests, by the request's id. */
-function originalCall(ctx: InvocationContext, agent: AgentNode, requestId: string): FunctionCall | undefined {
-  for (const event of ctx.events) {
-    if (event.author !== agent.name) continue;
-    for (const part of event.content?.parts ?? []) {
-      const call = part.functionCall;
-      if (call?.name !== REQUEST_CONFIRMATION || call.id !== requestId) continue;
-      const args = RequestArgsSchema.safeParse(call.args);
-      return args.success ? args.data.originalFunctionCall : undefined;
-    }
-  }
-  return undefined;
+/** Calls the user has just confirmed or rejected and that have no answer yet, with the user's answers. */
+export interface ConfirmedCalls {
+  calls: FunctionCall[];
+  confirmations: Map<string, ToolConfirmation>;
 }
 
 /**
- * ADK's request-confirmation processor: when the user's message answers `agent`'s confirmation
- * requests, the original calls run again with the answer (approved: the tool runs; refused: an error
- * response). Returns their outcomes, in the order of the answers.
+ * Reads the newest user event on this branch: when it answers `adk_request_confirmation` calls, finds
+ * the original calls those carried and leaves out the ones already answered since (ADK
+ * `_RequestConfirmationLlmRequestProcessor`). `undefined` when there is nothing to resume.
  */
-export async function resumeConfirmedCalls(
-  ctx: InvocationContext,
-  agent: AgentNode,
-  tools: ReadonlyMap<string, FunctionTool>,
-  callbacks: ToolCallbacks,
-): Promise<CallOutcome[]> {
-  const answers = functionResponsesOf(ctx.userContent).filter((r) => r.name === REQUEST_CONFIRMATION);
-  const runs = answers.flatMap((answer) => {
-    const call = answer.id === undefined ? undefined : originalCall(ctx, agent, answer.id);
-    const confirmation = answerOf(answer.response);
-    if (call === undefined || confirmation === undefined) return [];
-    return [runToolCall(ctx, agent, call, tools, callbacks, confirmation)];
-  });
-  return Promise.all(runs);
-}
-
-/** The function-response event of the calls the user's message confirmed or refused; `undefined` when none. */
-export async function confirmedCallsEvent(
-  ctx: InvocationContext,
-  agent: AgentNode,
-  tools: ReadonlyMap<string, FunctionTool>,
-  callbacks: ToolCallbacks,
-): Promise<Event | undefined> {
-  return responseEvent(ctx, await resumeConfirmedCalls(ctx, agent, tools, callbacks));
+export function confirmedCalls(
+  events: readonly Event[],
+  branch: string | undefined,
+): ConfirmedCalls | undefined {
+  const visible = events.filter((e) => onBranch(e.branch, branch));
+  const userIndex = visible.findLastIndex((e) => e.author === "user");
+  const answers = new Map<string, ToolConfirmation>();
+  for (const r of functionResponsesOf(visible[userIndex]?.content)) {
+    if (r.name === REQUEST_CONFIRMATION && r.id) answers.set(r.id, readToolConfirmation(r.response));
+  }
+  if (answers.size === 0) return undefined;
+  const calls: FunctionCall[] = [];
+  const confirmations = new Map<string, ToolConfirmation>();
+  for (const event of visible.slice(0, userIndex)) {
+    for (const request of functionCallsOf(event.content)) {
+      const answer = request.id === undefined ? undefined : answers.get(request.id);
+      const original = FunctionCallSchema.safeParse(request.args?.originalFunctionCall);
+      if (answer === undefined || !original.success || !original.data.id) continue;
+      calls.push(original.data);
+      confirmations.set(original.data.id, answer);
+    }
+  }
+  const answeredSince = new Set(
+    visible.slice(userIndex + 1).flatMap((e) => functionResponsesOf(e.content).map((r) => r.id)),
+  );
+  const open = calls.filter((call) => !answeredSince.has(call.id));
+  return open.length === 0 ? undefined : { calls: open, confirmations };
 }

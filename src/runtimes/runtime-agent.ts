@@ -14,7 +14,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { InstructionProvider } from "../agents/llm-agent.js";
 import { buildLlmRequest } from "../agents/llm-request-builder.js";
 import { writeOutputKey } from "../agents/output-key.js";
-import { confirmedCallsEvent } from "../agents/tool-confirmation.js";
+import { resumeConfirmedCalls } from "../agents/tool-execution.js";
 import { transferTool } from "../agents/transfer-tool.js";
 import type { Event } from "../core/event.js";
 import type { LlmResponse } from "../models/llm-request.js";
@@ -70,7 +70,7 @@ export class RuntimeAgent extends BaseAgent {
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
-    const confirmed = await confirmedCallsEvent(ctx, this, this.toolsByName, this.config);
+    const confirmed = await resumeConfirmedCalls(ctx, this, this.toolsByName, this.config);
     if (confirmed) {
       yield confirmed;
       if (confirmed.actions.transferToAgent) return yield* handOff(ctx, confirmed);

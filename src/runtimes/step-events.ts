@@ -53,7 +53,7 @@ export function stepEvents(
   }
   const response = responseEvent(ctx, outcomes);
   if (response) {
-    const request = confirmationRequestEvent(ctx, response, calls);
+    const request = confirmationRequestEvent(ctx, calls, response);
     if (request) events.push(request);
     events.push(response);
   }
