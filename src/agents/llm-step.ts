@@ -1,6 +1,6 @@
-import { functionCallsOf, textOf } from "../core/content.js";
+import { functionCallsOf } from "../core/content.js";
 import { AgentFailure } from "../core/errors.js";
-import { type Event, isFinalResponse } from "../core/event.js";
+import type { Event } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
 import { callModel } from "../models/call-model.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../models/llm-request.js";
@@ -10,6 +10,7 @@ import { firstResult } from "./callbacks.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
+import { writeOutputKey } from "./output-key.js";
 import { parseStructuredOutput } from "./structured-output.js";
 import { resumeConfirmedCalls, runFunctionCalls } from "./tool-execution.js";
 
@@ -110,7 +111,9 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     });
     if (!response.partial) {
       Object.assign(event.actions.stateDelta, cbCtx.state.delta);
-      writeOutputKey(agent, event);
+      const schema = agent.config.outputSchema;
+      const parse = schema ? (text: string) => parseStructuredOutput(agent.name, schema, text) : undefined;
+      writeOutputKey(agent.config.outputKey, event, parse);
       eventId = newEventId(ctx.services.ids);
       modelEvent = event;
     }
@@ -125,16 +128,6 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   }
   const targetName = responseEvent?.actions.transferToAgent;
   if (targetName) yield* ctx.rootAgent.findAgent(targetName)?.runAsync(ctx) ?? [];
-}
-
-/** ADK `output_key`: the final, non-thought text of this agent's own event, stored with the event. */
-function writeOutputKey(agent: LlmAgent, event: Event): void {
-  const key = agent.config.outputKey;
-  if (key === undefined || !isFinalResponse(event)) return;
-  const text = textOf(event.content);
-  if (text.trim() === "") return;
-  const schema = agent.config.outputSchema;
-  event.actions.stateDelta[key] = schema ? parseStructuredOutput(agent.name, schema, text) : text;
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
