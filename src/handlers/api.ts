@@ -5,7 +5,9 @@ import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
 import { run } from "./run.js";
 import { sessions } from "./sessions.js";
+import { turns } from "./turns.js";
 import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
+import { webhooks } from "./webhooks.js";
 
 /** Requests larger than this get 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -19,7 +21,6 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   api.onError(onError);
   api.notFound(notFound);
   api.get("/health", (c) => c.json({ status: "ok" }));
-  api.use(requireToken());
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -34,6 +35,10 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
     c.set("deps", deps(c.env));
     await next();
   });
+  // Deliveries authenticate with their provider's signature, not an API token.
+  api.route("/", webhooks);
+  api.use(requireToken());
+  api.route("/", turns);
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", run);
