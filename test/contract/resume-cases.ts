@@ -20,7 +20,10 @@ export function resumeCases(setup: HarnessSetup): void {
       await t.store.appendEvent(key, reply, { lease: first.lease });
       await t.store.endTurn(key, first.lease);
       // Something else moves the shared state on; resuming must not put the user event's values back.
-      await t.store.appendEvent(key, makeEvent({ author: "root", stateDelta: { "user:seen": 2, "app:hits": 5 } }));
+      await t.store.appendEvent(
+        key,
+        makeEvent({ author: "root", stateDelta: { "user:seen": 2, "app:hits": 5 } }),
+      );
       const again = await t.store.beginTurn(key, userEvent);
       expect(again.resumed).toBe(true);
       expect(again.lease).not.toBe(first.lease);

@@ -55,10 +55,33 @@ export function hookWorker(options: WorkerOptions, vars: Record<string, string |
       queue,
       bodies.map((body) => ({ id: `msg-${++messages}`, timestamp: new Date(), attempts, body })),
     );
+    // getQueueResult reports which messages were retried but not their delays: note those on the way.
+    const delays = new Map<string, number | undefined>();
+    const observed: MessageBatch<unknown> = {
+      queue: batch.queue,
+      metadata: batch.metadata,
+      messages: batch.messages.map((m) => ({
+        id: m.id,
+        timestamp: m.timestamp,
+        body: m.body,
+        attempts: m.attempts,
+        ack: () => m.ack(),
+        retry: (options?: QueueRetryOptions) => {
+          delays.set(m.id, options?.delaySeconds);
+          m.retry(options);
+        },
+      })),
+      ackAll: () => batch.ackAll(),
+      retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
+    };
     const ctx = createExecutionContext();
-    await worker.queue(batch, envWith(extra));
+    await worker.queue(observed, envWith(extra));
     const result = await getQueueResult(batch, ctx);
-    return { acked: result.explicitAcks.length, retried: result.retryMessages, outcome: result.outcome };
+    const retried = result.retryMessages.map((r: { msgId: string }) => ({
+      msgId: r.msgId,
+      delaySeconds: delays.get(r.msgId),
+    }));
+    return { acked: result.explicitAcks.length, retried, outcome: result.outcome };
   };
   const call = async (path: string, init: RequestInit & { token?: string | null } = {}) => {
     const { token = TEST_TOKEN, ...rest } = init;
