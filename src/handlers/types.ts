@@ -9,12 +9,20 @@ export interface BatonBindings {
   API_TOKENS?: string;
   /** `"true"` serves without tokens: `npm run dev` sets it, a deploy must not. */
   ALLOW_UNAUTHENTICATED?: string;
+  /** `"true"` (what `npm run dev` sets): `/` redirects to ADK's dev UI at `/dev-ui/`. */
+  DEV_UI?: string;
   [key: string]: unknown;
 }
 
 export type HonoEnv<B extends BatonBindings = BatonBindings> = {
   Bindings: B;
   Variables: { deps: ApiDeps };
+};
+
+/** The routes under `/apps/:app`: `resolveApp` has put the app on the context. */
+export type AppScopedEnv<B extends BatonBindings = BatonBindings> = {
+  Bindings: B;
+  Variables: { deps: ApiDeps; app: App };
 };
 
 /** What the handlers need per request; `createWorker` builds it from the Worker's env. */
