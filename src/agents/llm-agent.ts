@@ -1,7 +1,6 @@
 import type { Event } from "../core/event.js";
 import { isFinalResponse } from "../core/event.js";
-import type { RetryPolicy } from "../models/llm-request.js";
-import type { ModelSpec } from "../models/resolve-model.js";
+import type { ModelSpec, RetryPolicy } from "../core/llm.js";
 import type { TransferPolicy } from "../router/agent-node.js";
 import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
 import type { CallbackContext } from "./callback-context.js";

@@ -1,4 +1,4 @@
-import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmRequest } from "../core/llm.js";
 import { transferTargets } from "../router/transfer-targets.js";
 import { transferInstruction } from "../transfer/transfer-instruction.js";
 import type { CallbackContext } from "./callback-context.js";

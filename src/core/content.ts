@@ -70,4 +70,3 @@ export const functionResponsesOf = (content: Content | undefined): FunctionRespo
   (content?.parts ?? []).flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
 
 export const userText = (text: string): Content => ({ role: "user", parts: [{ text }] });
-export const modelText = (text: string): Content => ({ role: "model", parts: [{ text }] });

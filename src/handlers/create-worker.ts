@@ -1,4 +1,5 @@
-import type { RunServices } from "../agents/invocation-context.js";
+import type { RunServices } from "../core/ports.js";
+import { defaultServices } from "../defaults.js";
 import type { App } from "../runner/app.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { createAdkApi } from "./api.js";
@@ -9,14 +10,14 @@ export type BatonWorkerEnv = SessionStoreEnv & BatonBindings;
 
 export interface WorkerOptions {
   apps: readonly App[];
-  /** Overrides of the clock, ids, sleep or log (tests). The model env is always the Worker's env. */
+  /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
 }
 
 /**
  * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions.
  * @example
- * export * from "baton"; // the Durable Object classes wrangler must see
+ * export * from "baton/cloudflare"; // the Durable Object classes wrangler must see
  * export default createWorker({ apps: [helpdesk] });
  */
 export function createWorker(options: WorkerOptions) {
@@ -28,7 +29,7 @@ export function createWorker(options: WorkerOptions) {
   const api = createAdkApi<BatonWorkerEnv>((env) => ({
     apps,
     sessionStore: new DurableObjectSessionStore(env),
-    services: { ...options.services, modelEnv: env },
+    services: defaultServices({ ...options.services, env }),
   }));
   return {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),

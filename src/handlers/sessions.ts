@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { BatonError } from "../core/errors.js";
 import { createEvent } from "../core/event.js";
 import type { SessionKey } from "../core/session.js";
-import { systemServices } from "../runner/system-services.js";
 import { appNamed } from "./app-lookup.js";
 import { readBody } from "./read-body.js";
 import { CreateSessionBodySchema, PatchSessionBodySchema } from "./schemas.js";
@@ -50,7 +49,7 @@ export const sessions = new Hono<HonoEnv>()
     appNamed(c, params.app);
     const { stateDelta } = await readBody(c, PatchSessionBodySchema);
     const store = c.var.deps.sessionStore;
-    const services = { ...systemServices(), ...c.var.deps.services };
+    const { services } = c.var.deps;
     // ADK records a state patch as a user event in a `p-` invocation.
     const event = createEvent(
       { invocationId: `p-${services.ids.uuid()}`, author: "user", actions: { stateDelta } },

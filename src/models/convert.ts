@@ -9,7 +9,7 @@ import type {
 } from "@ai-sdk/provider";
 import { isJSONValue } from "@ai-sdk/provider";
 import type { Content, Part } from "../core/content.js";
-import type { LlmRequest, ToolDeclaration } from "./llm-request.js";
+import type { LlmRequest, ToolDeclaration } from "../core/llm.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
 type UserPart = Extract<LanguageModelV3Message, { role: "user" }>["content"][number];

@@ -3,20 +3,21 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { LanguageModel } from "ai";
 import { createWorkersAI } from "workers-ai-provider";
-import { AgentFailure } from "../core/errors.js";
+import { BatonError } from "../core/errors.js";
+import type { ModelObject, ModelSpec } from "../core/llm.js";
+import type { Env } from "../core/ports.js";
 import { createDemoModel } from "./demo-model.js";
 
-/** A `provider:model` string, or an AI SDK model object used as is. */
-export type ModelSpec = string | LanguageModel;
-
 /** The Worker's env (or `process.env`): provider keys as strings, plus the `AI` binding for Workers AI. */
-export interface ModelEnv {
-  [key: string]: unknown;
-}
+export type ModelEnv = Env;
 
-const config = (message: string): AgentFailure => new AgentFailure("MODEL_CONFIG", message);
+const config = (message: string): BatonError => new BatonError("MODEL_CONFIG", message);
+
+/** An AI SDK model object of the interface this module calls (`LanguageModelV3`). */
+function isV3Model(spec: ModelObject): spec is LanguageModelV3 {
+  return spec.specificationVersion === "v3" && "doGenerate" in spec && "doStream" in spec;
+}
 
 function required(env: ModelEnv, name: string, spec: string): string {
   const value = env[name];
@@ -79,14 +80,14 @@ export const MODEL_PROVIDERS: readonly string[] = [...PROVIDERS.keys()];
 /**
  * Turns a `provider:model` string into an AI SDK model, configured from `env`; the model id is everything
  * after the first colon (`openai-compatible:meta/llama-3:8b` → `meta/llama-3:8b`). A model object passes
- * through. Throws `AgentFailure("MODEL_CONFIG")` naming the missing setting or the unknown provider.
+ * through. Throws `BatonError("MODEL_CONFIG")` naming the missing setting or the unknown provider.
  *
  * @example
  * resolveModel("google:gemini-2.5-flash", env); // needs env.GOOGLE_GENERATIVE_AI_API_KEY
  */
 export function resolveModel(spec: ModelSpec, env: ModelEnv): LanguageModelV3 {
   if (typeof spec !== "string") {
-    if (spec.specificationVersion === "v3") return spec;
+    if (isV3Model(spec)) return spec;
     throw config(
       `Model object ${spec.provider}:${spec.modelId} implements the old v2 interface; update its provider package.`,
     );

@@ -1,6 +1,6 @@
 import type { BaseAgent } from "../../src/agents/base-agent.js";
 import type { LlmAgent } from "../../src/agents/llm-agent.js";
-import type { LlmRequest } from "../../src/models/llm-request.js";
+import type { LlmRequest } from "../../src/core/llm.js";
 import { TRANSFER_TOOL_NAME } from "../../src/transfer/constants.js";
 import type { RecordedLlmRequest } from "./case-files.js";
 import { differences } from "./differences.js";

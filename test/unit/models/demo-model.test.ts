@@ -1,11 +1,11 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import type { Content } from "../../../src/core/content.js";
+import type { LlmRequest, ToolDeclaration } from "../../../src/core/llm.js";
 import { callModel } from "../../../src/models/call-model.js";
 import { toCallOptions } from "../../../src/models/convert.js";
 import { createDemoModel } from "../../../src/models/demo-model.js";
 import { demoReply, identityOf, lastUserText } from "../../../src/models/demo-script.js";
-import type { LlmRequest, ToolDeclaration } from "../../../src/models/llm-request.js";
 import { collect } from "./fakes.js";
 
 const identity = (name: string, description: string) =>

@@ -1,4 +1,4 @@
-import type { Content } from "../core/content.js";
+import type { Content } from "./content.js";
 
 /** One tool as the model sees it: a name, a description and a JSON Schema for its arguments. */
 export interface ToolDeclaration {
@@ -42,3 +42,16 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 500, maxDelayMs: 8_000 };
+
+/**
+ * A model object passed as is, such as an AI SDK `LanguageModel`. Core knows only its identity; the
+ * model port (`models/`) checks that it implements an interface it can call.
+ */
+export interface ModelObject {
+  readonly specificationVersion: string;
+  readonly provider: string;
+  readonly modelId: string;
+}
+
+/** A `provider:model` string (`openai:gpt-4.1-mini`, `demo:`…) or a model object. */
+export type ModelSpec = string | ModelObject;
