@@ -11,7 +11,13 @@ export default defineConfig({
       { test: { name: "interop", include: ["test/interop/**/*.test.ts"], environment: "node" } },
       {
         // Google's ADK conformance cases replayed against the HTTP API; data in ../shared/conformance/adk.
-        test: { name: "conformance", include: ["test/conformance/**/*.test.ts"], environment: "node" },
+        // Without it the replay is skipped with one line saying why, unless BATON_REQUIRE_CONFORMANCE=1.
+        test: {
+          name: "conformance",
+          include: ["test/conformance/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/conformance/announce-skip.ts"],
+        },
       },
       {
         plugins: [
