@@ -4,14 +4,13 @@
  * A decision that lies at the start of the log (every later event is a user message) is the
  * contrast: that scan is linear, as it must be.
  */
-import type { BaseAgent } from "../src/agents/base-agent.js";
 import { LlmAgent } from "../src/agents/llm-agent.js";
 import { createEvent, type Event } from "../src/core/event.js";
 import { findAgentToRun } from "../src/router/find-agent-to-run.js";
 import { ratio, timePerCall } from "./timing.js";
 
 const billing = new LlmAgent({ name: "billing", model: "demo:" });
-const root: BaseAgent = new LlmAgent({ name: "root", model: "demo:", subAgents: [billing] });
+const root = new LlmAgent({ name: "root", model: "demo:", subAgents: [billing] });
 
 let n = 0;
 const env = { ids: { uuid: () => `id-${++n}` }, clock: { now: () => 1_767_225_600_000 + n } };

@@ -53,7 +53,7 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
 
   /** This agent or a descendant, by name. */
   findAgent(name: string): BaseAgent | undefined {
-    return findAgent<BaseAgent>(this, name);
+    return findAgent(this, name);
   }
 
   /**

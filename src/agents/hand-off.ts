@@ -32,9 +32,12 @@ export async function* handOff(ctx: InvocationContext, target: BaseAgent): Async
         `${formatAgentNames(targets) || "none"}.`,
     );
   }
-  const stored = ctx.events.at(-1);
+  // The caller's newest stored event of this invocation (a parallel branch may have stored others since).
+  const stored = ctx.events.findLast(
+    (e) => e.invocationId === ctx.invocationId && e.author === ctx.agent.name && e.branch === ctx.branch,
+  );
   const named = stored?.actions.transferToAgent;
-  if (stored?.author !== ctx.agent.name || named !== target.name) {
+  if (named !== target.name) {
     const found = named === undefined ? "no transfer" : `a transfer to "${named}"`;
     throw new BatonError(
       "TRANSFER_NOT_STORED",

@@ -66,17 +66,9 @@ export class InvocationContext {
    * histories stay apart (ADK `branch`, `parent.child`).
    */
   onBranch(branch: string): InvocationContext {
-    return new InvocationContext(
-      this.invocationId,
-      this.session,
-      this.rootAgent,
-      this.agent,
-      this.userContent,
-      this.runConfig,
-      this.services,
-      branch,
-      this.llmCalls,
-    );
+    const child = new InvocationContext({ ...this.options, agent: this.agent, branch });
+    child.llmCalls = this.llmCalls;
+    return child;
   }
 
   /** A new event of this invocation, authored by its agent, on its branch. */

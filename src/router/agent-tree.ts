@@ -1,7 +1,10 @@
 import type { AgentNode } from "./agent-node.js";
 
 /** The agent called `name`: `root` itself, else the first match among its descendants (depth-first). */
-export function findAgent<N extends AgentNode<N>>(root: N, name: string): N | undefined {
+export function findAgent<N extends AgentNode<N>, R extends N>(
+  root: R & AgentNode<N>,
+  name: string,
+): N | undefined {
   return root.name === name ? root : findSubAgent(root, name);
 }
 

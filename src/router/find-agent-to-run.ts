@@ -15,9 +15,9 @@ import { isTransferable, transferTargets } from "./transfer-targets.js";
  * @example
  * const agent = findAgentToRun(session.events, rootAgent, console.warn);
  */
-export function findAgentToRun<N extends AgentNode<N>>(
+export function findAgentToRun<N extends AgentNode<N>, R extends N>(
   events: readonly Event[],
-  root: N,
+  root: R & AgentNode<N>,
   log?: (message: string) => void,
 ): N {
   const caller = callerOfAnsweredCall(events, root);
@@ -41,7 +41,10 @@ export function findAgentToRun<N extends AgentNode<N>>(
  * The function-response rule, always on (Baton follows ADK v1): when the newest event answers a function
  * call, the agent that made the call runs. A caller not in the tree falls through to the scan.
  */
-function callerOfAnsweredCall<N extends AgentNode<N>>(events: readonly Event[], root: N): N | undefined {
+function callerOfAnsweredCall<N extends AgentNode<N>, R extends N>(
+  events: readonly Event[],
+  root: R & AgentNode<N>,
+): N | undefined {
   const older = newestFirst(events);
   const last = older.next();
   if (last.done) return undefined;
