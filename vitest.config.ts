@@ -20,6 +20,17 @@ export default defineConfig({
         },
       },
       {
+        // ADK's dev UI in headless Chromium against `wrangler dev`; installs Chromium itself when missing.
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/browser/global-setup.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },

@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   session_busy: refusal(409, "user"),
   lease_lost: refusal(409, "internal"),
   payload_too_large: refusal(413, "user"),
+  not_supported: refusal(501, "user"),
   /** The app's own definition is wrong (agent names, model settings): the developer's to fix. */
   invalid_config: refusal(500, "user"),
   /** Stored data this code cannot read (a newer schema version). */
