@@ -5,7 +5,8 @@ import { normalizeWireKeys } from "./wire-case.js";
 export const wireObject = <T extends z.ZodRawShape>(shape: T) =>
   z.preprocess(normalizeWireKeys, z.object(shape));
 
-const JsonObject = z.record(z.string(), z.unknown());
+/** A JSON object with string keys: function arguments and responses, state, metadata. */
+export const JsonObject = z.record(z.string(), z.unknown());
 
 export const FunctionCallSchema = wireObject({
   id: z.string().optional(),

@@ -9,9 +9,6 @@ import type { ModelObject, ModelSpec } from "../core/llm.js";
 import type { Env } from "../core/ports.js";
 import { createDemoModel } from "./demo-model.js";
 
-/** The Worker's env (or `process.env`): provider keys as strings, plus the `AI` binding for Workers AI. */
-export type ModelEnv = Env;
-
 const config = (message: string): BatonError => new BatonError("MODEL_CONFIG", message);
 
 /** An AI SDK model object of the interface this module calls (`LanguageModelV3`). */
@@ -19,7 +16,7 @@ function isV3Model(spec: ModelObject): spec is LanguageModelV3 {
   return spec.specificationVersion === "v3" && "doGenerate" in spec && "doStream" in spec;
 }
 
-function required(env: ModelEnv, name: string, spec: string): string {
+function required(env: Env, name: string, spec: string): string {
   const value = env[name];
   if (typeof value === "string" && value.trim() !== "") return value;
   throw config(
@@ -27,7 +24,7 @@ function required(env: ModelEnv, name: string, spec: string): string {
   );
 }
 
-function optional(env: ModelEnv, name: string): string | undefined {
+function optional(env: Env, name: string): string | undefined {
   const value = env[name];
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
@@ -37,7 +34,7 @@ function isAiBinding(value: unknown): value is Ai {
   return typeof value === "object" && value !== null && "run" in value && typeof value.run === "function";
 }
 
-type Factory = (id: string, env: ModelEnv, spec: string) => LanguageModelV3;
+type Factory = (id: string, env: Env, spec: string) => LanguageModelV3;
 
 // Providers are built per call: on Workers the env (and so the keys) arrive with each request.
 const PROVIDERS = new Map<string, Factory>(
@@ -85,7 +82,7 @@ export const MODEL_PROVIDERS: readonly string[] = [...PROVIDERS.keys()];
  * @example
  * resolveModel("google:gemini-2.5-flash", env); // needs env.GOOGLE_GENERATIVE_AI_API_KEY
  */
-export function resolveModel(spec: ModelSpec, env: ModelEnv): LanguageModelV3 {
+export function resolveModel(spec: ModelSpec, env: Env): LanguageModelV3 {
   if (typeof spec !== "string") {
     if (isV3Model(spec)) return spec;
     throw config(
@@ -110,4 +107,4 @@ export function resolveModel(spec: ModelSpec, env: ModelEnv): LanguageModelV3 {
   return model;
 }
 
-const MODELS_BY_ENV = new WeakMap<ModelEnv, Map<string, LanguageModelV3>>();
+const MODELS_BY_ENV = new WeakMap<Env, Map<string, LanguageModelV3>>();
