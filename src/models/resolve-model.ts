@@ -7,7 +7,7 @@ import { createWorkersAI } from "workers-ai-provider";
 import { BatonError } from "../core/errors.js";
 import type { ModelObject, ModelSpec } from "../core/llm.js";
 import type { Env } from "../core/ports.js";
-import { createDemoModel } from "./demo-model.js";
+import { createDemoModel } from "../demo/model.js";
 
 const config = (message: string): BatonError => new BatonError("MODEL_CONFIG", message);
 
