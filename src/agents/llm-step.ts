@@ -3,13 +3,15 @@ import { BatonError } from "../core/errors.js";
 import { type Event, isFinalResponse } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../core/llm.js";
+import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { CallbackContext } from "./callback-context.js";
 import { firstResult } from "./callbacks.js";
 import { handOff } from "./hand-off.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
-import { executeFunctionCalls } from "./tool-execution.js";
+import { parseStructuredOutput } from "./structured-output.js";
+import { resumeConfirmedCalls, runFunctionCalls } from "./tool-execution.js";
 
 /** The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2). */
 async function* modelResponses(
@@ -75,9 +77,12 @@ const isEmpty = (r: LlmResponse): boolean =>
  */
 export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): AsyncGenerator<Event> {
   // One callback context per step: what the instruction provider and model callbacks write lands on the step's event.
+  const tools = agent.toolsByName;
+  // The user answered a confirmation: the confirmed calls run first, and the model sees their results.
+  const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
+  if (resumed) yield resumed;
   const cbCtx = new CallbackContext(ctx);
   const request = await buildLlmRequest(agent, ctx, cbCtx);
-  const tools = agent.toolsByName;
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
   for await (const response of modelResponses(agent, ctx, cbCtx, request)) {
@@ -107,10 +112,19 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   }
   const calls = functionCallsOf(modelEvent?.content);
   if (calls.length === 0) return;
-  const response = await executeFunctionCalls(ctx, agent, calls, tools, agent.config);
-  if (response === undefined) return;
-  yield response.event;
-  if (response.transferTarget) yield* handOff(ctx, response.transferTarget);
+  let responseEvent: Event | undefined;
+  for await (const event of runFunctionCalls(ctx, agent, calls, tools, agent.config)) {
+    responseEvent = event;
+    yield event;
+  }
+  const targetName = responseEvent?.actions.transferToAgent;
+  if (targetName) {
+    // The executor validated the name against this agent's targets; resolving gives the target itself.
+    const transfer = resolveTransfer(agent, targetName);
+    if (transfer.kind === "invalid")
+      throw new BatonError("TRANSFER_TARGET_NOT_FOUND", transfer.response.error);
+    yield* handOff(ctx, transfer.target);
+  }
 }
 
 /** ADK `output_key`: the final, non-thought text of this agent's own event, stored with the event. */
@@ -118,7 +132,9 @@ function writeOutputKey(agent: LlmAgent, event: Event): void {
   const key = agent.config.outputKey;
   if (key === undefined || !isFinalResponse(event)) return;
   const text = textOf(event.content);
-  if (text.trim() !== "") event.actions.stateDelta[key] = text;
+  if (text.trim() === "") return;
+  const schema = agent.config.outputSchema;
+  event.actions.stateDelta[key] = schema ? parseStructuredOutput(agent.name, schema, text) : text;
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

@@ -1,8 +1,8 @@
 import type { FunctionCall, Part } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import type { Event, EventActions } from "../core/event.js";
+import type { AgentNode } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
-import type { BaseAgent } from "./base-agent.js";
 import { ToolContext } from "./callback-context.js";
 import {
   type AfterToolCallback,
@@ -14,6 +14,7 @@ import {
 } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
+import { confirmationRequestEvent, confirmedCalls, type ToolConfirmation } from "./tool-confirmation.js";
 
 export interface ToolCallbacks {
   beforeTool?: OneOrMany<BeforeToolCallback> | undefined;
@@ -24,14 +25,6 @@ export interface ToolCallbacks {
 interface CallOutcome {
   part: Part | undefined;
   ctx: ToolContext;
-  /** The agent this call transferred to, resolved against the caller's targets. */
-  target: BaseAgent | undefined;
-}
-
-/** The merged response of one model event's calls, and the transfer target it commits to, if any. */
-export interface ToolResponse {
-  event: Event;
-  transferTarget: BaseAgent | undefined;
 }
 
 /** ADK wraps a non-object tool result as `{"result": value}`; `undefined` becomes `{"result": null}`. */
@@ -54,12 +47,13 @@ const missingTool = (name: string): FunctionTool => ({
 
 async function runCall(
   ctx: InvocationContext,
-  agent: BaseAgent,
+  agent: AgentNode,
   call: FunctionCall,
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
+  confirmations: ReadonlyMap<string, ToolConfirmation> | undefined,
 ): Promise<CallOutcome> {
-  const toolCtx = new ToolContext(ctx, call.id ?? "");
+  const toolCtx = new ToolContext(ctx, call.id ?? "", call.id ? confirmations?.get(call.id) : undefined);
   const args = structuredClone(call.args ?? {});
   const tool = tools.get(call.name);
   const fail = async (tool: FunctionTool, error: BatonError): Promise<ToolResult> => {
@@ -95,45 +89,81 @@ async function runCall(
       (await firstResult(callbacks.afterTool, (cb) => cb(tool, args, toolCtx, response))) ?? response;
   }
 
-  let target: BaseAgent | undefined;
   const requested = toolCtx.actions.transferToAgent;
   if (requested !== undefined) {
     const transfer = resolveTransfer(agent, requested);
-    if (transfer.kind === "transfer") target = transfer.target;
-    else {
+    if (transfer.kind === "invalid") {
       response = transfer.response;
       pending = false;
       delete toolCtx.actions.transferToAgent;
     }
   }
-  if (pending) return { part: undefined, ctx: toolCtx, target };
+  if (pending) return { part: undefined, ctx: toolCtx };
   const id = call.id ? { id: call.id } : {};
-  return { part: { functionResponse: { ...id, name: call.name, response } }, ctx: toolCtx, target };
+  return { part: { functionResponse: { ...id, name: call.name, response } }, ctx: toolCtx };
 }
 
 /**
  * Runs the calls of one model event concurrently and merges their responses into one event, parts in
- * call order and actions merged with later calls winning (ADK-SEMANTICS §1.4), so the transfer target
- * is the last call's that transferred. `undefined` when no call produced a response.
+ * call order and actions merged with later calls winning (ADK-SEMANTICS §1.4). `undefined` when no call
+ * produced a response.
  */
 export async function executeFunctionCalls(
   ctx: InvocationContext,
-  agent: BaseAgent,
+  agent: AgentNode,
   calls: readonly FunctionCall[],
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
-): Promise<ToolResponse | undefined> {
-  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, agent, call, tools, callbacks)));
+  confirmations?: ReadonlyMap<string, ToolConfirmation>,
+): Promise<Event | undefined> {
+  const outcomes = await Promise.all(
+    calls.map((call) => runCall(ctx, agent, call, tools, callbacks, confirmations)),
+  );
   const parts = outcomes.flatMap((o) => (o.part ? [o.part] : []));
   if (parts.length === 0) return undefined;
-  const actions: Partial<EventActions> = { stateDelta: {} };
-  let transferTarget: BaseAgent | undefined;
-  for (const { ctx: toolCtx, target } of outcomes) {
-    transferTarget = target ?? transferTarget;
+  const actions: Partial<EventActions> = { stateDelta: {}, requestedToolConfirmations: {} };
+  for (const { ctx: toolCtx } of outcomes) {
     Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
-    for (const [key, value] of Object.entries(toolCtx.actions)) {
+    const { requestedToolConfirmations, ...scalars } = toolCtx.actions;
+    // Dict-valued actions merge across calls; scalars: the later call wins (ADK's deep merge).
+    Object.assign(actions.requestedToolConfirmations ?? {}, requestedToolConfirmations);
+    for (const [key, value] of Object.entries(scalars)) {
       if (value !== undefined) Object.assign(actions, { [key]: value });
     }
   }
-  return { event: ctx.newEvent({ content: { role: "user", parts }, actions }), transferTarget };
+  return ctx.newEvent({ content: { role: "user", parts }, actions });
+}
+
+/**
+ * The events that follow a model event's calls, for any agent kind: an `adk_request_confirmation`
+ * event when a tool asked for confirmation, then the merged function-response event (ADK's order).
+ */
+export async function* runFunctionCalls(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  calls: readonly FunctionCall[],
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): AsyncGenerator<Event> {
+  const responseEvent = await executeFunctionCalls(ctx, agent, calls, tools, callbacks);
+  if (responseEvent === undefined) return;
+  const confirmation = confirmationRequestEvent(ctx, calls, responseEvent);
+  if (confirmation) yield confirmation;
+  yield responseEvent;
+}
+
+/**
+ * When the user's newest message answers `adk_request_confirmation` calls on this branch, re-runs the
+ * original calls with the answers (confirmed ones run, rejected ones answer `{"error": …}`) and returns
+ * their function-response event; `undefined` otherwise. Call it before building the next model request.
+ */
+export async function resumeConfirmedCalls(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): Promise<Event | undefined> {
+  const confirmed = confirmedCalls(ctx.events, ctx.branch);
+  if (confirmed === undefined) return undefined;
+  return executeFunctionCalls(ctx, agent, confirmed.calls, tools, callbacks, confirmed.confirmations);
 }
