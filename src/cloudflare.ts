@@ -11,3 +11,4 @@ export {
 } from "./session/do-store.js";
 export { AppObject, UserObject } from "./session/scope-objects.js";
 export { SessionObject } from "./session/session-object.js";
+export { TurnObject } from "./webhooks/turn-object.js";

@@ -89,6 +89,16 @@ export type {
   TurnStart,
 } from "./core/ports.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
+export type {
+  HeaderReader,
+  OnResult,
+  RetryDelays,
+  TurnRequest,
+  Verdict,
+  Verifier,
+  VerifyInput,
+  WebhookDefinition,
+} from "./core/webhook.js";
 export { defaultServices, Runner } from "./defaults.js";
 export { aiSdkModels } from "./models/ai-sdk-models.js";
 export { MODEL_PROVIDERS, resolveModel } from "./models/resolve-model.js";
@@ -101,3 +111,9 @@ export { InMemorySessionStore, type InMemorySessionStoreOptions } from "./sessio
 export { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "./transfer/constants.js";
 export { resolveTransfer, type TransferResolution } from "./transfer/resolve-transfer.js";
 export { transferCallPart, transferResponsePart } from "./transfer/transfer-parts.js";
+export type { GitHubWebhookPayload } from "./webhooks/github.js";
+export type { SlackEventPayload } from "./webhooks/slack.js";
+export type { StripeEventPayload } from "./webhooks/stripe.js";
+export type { TurnStatus } from "./webhooks/turn-record.js";
+export { verifiers } from "./webhooks/verifiers.js";
+export { type WebhookConfig, type WebhookInput, webhook } from "./webhooks/webhook.js";
