@@ -1,6 +1,5 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Content, Part } from "../core/content.js";
-import type { ModelSpec } from "../models/resolve-model.js";
+import type { Env } from "../core/ports.js";
 
 /** A tool as a foreign loop sees it: a JSON Schema and a function that goes through Baton's tool lifecycle. */
 export interface RuntimeTool {
@@ -29,8 +28,8 @@ export interface RuntimeTurn {
    * transferred (recognised from its output) or paused the turn. Adapters check it after every step.
    */
   endsLoop(results: readonly { callId: string; output: unknown }[]): boolean;
-  /** Turns a Baton model spec (`provider:model` or a LanguageModel) into the AI SDK model of this invocation. */
-  readonly resolveModel: (spec: ModelSpec) => LanguageModelV3;
+  /** The invocation's env (provider keys, bindings), for adapters that build their model per turn. */
+  readonly env: Env;
   readonly signal?: AbortSignal | undefined;
 }
 

@@ -1,13 +1,24 @@
-import { generateText, jsonSchema, type StepResult, stepCountIs, type ToolSet, tool } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type StepResult,
+  stepCountIs,
+  type ToolSet,
+  tool,
+} from "ai";
 import type { Part } from "../core/content.js";
-import type { ModelSpec } from "../models/resolve-model.js";
+import type { Env } from "../core/ports.js";
 import type { AgentRuntime, RuntimeStep, RuntimeTurn } from "./agent-runtime.js";
 import { toModelMessages } from "./ai-sdk-messages.js";
 import { AsyncQueue } from "./async-queue.js";
 
 export interface AiSdkRuntimeOptions {
-  /** A `provider:model` string resolved like an LlmAgent's, or an AI SDK `LanguageModel`. */
-  model: ModelSpec;
+  /**
+   * An AI SDK model (`openai("gpt-4.1-mini")`), or a function of the invocation's env that builds one
+   * (on Workers, keys live in the env: `(env) => createOpenAI({ apiKey: env.OPENAI_API_KEY })("gpt-4.1-mini")`).
+   */
+  model: LanguageModel | ((env: Env) => LanguageModel);
   /** The most model calls one turn may make (AI SDK `stepCountIs`). Default 10. */
   maxSteps?: number;
   temperature?: number;
@@ -62,7 +73,7 @@ function stepOf(step: StepResult<ToolSet>): RuntimeStep {
  * tools run inside the loop; the loop stops before its next model call as soon as a step's results
  * include a transfer or a pause. Not streamed: text beside a transfer must never reach the user.
  * @example
- * new RuntimeAgent({ name: "root", runtime: aiSdkRuntime({ model: "openai:gpt-4.1-mini", maxSteps: 5 }) })
+ * new RuntimeAgent({ name: "root", runtime: aiSdkRuntime({ model: openai("gpt-4.1-mini"), maxSteps: 5 }) })
  */
 export function aiSdkRuntime(options: AiSdkRuntimeOptions): AgentRuntime {
   return {
@@ -79,7 +90,7 @@ export function aiSdkRuntime(options: AiSdkRuntimeOptions): AgentRuntime {
         return turn.endsLoop(results);
       };
       generateText({
-        model: turn.resolveModel(options.model),
+        model: typeof options.model === "function" ? options.model(turn.env) : options.model,
         system: turn.systemPrompt,
         messages: toModelMessages(turn.history),
         tools: toolSet(turn),

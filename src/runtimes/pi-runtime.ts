@@ -9,7 +9,7 @@ import {
   Type,
 } from "@mariozechner/pi-ai";
 import type { Part } from "../core/content.js";
-import { AgentFailure } from "../core/errors.js";
+import { BatonError } from "../core/errors.js";
 import type { AgentRuntime, RuntimeStep, RuntimeTool, RuntimeTurn } from "./agent-runtime.js";
 import { toPiMessages } from "./pi-messages.js";
 
@@ -49,7 +49,7 @@ function piTool(t: RuntimeTool): AgentTool {
 
 function stepOf(message: AssistantMessage, results: readonly ToolResultMessage[]): RuntimeStep {
   if (message.stopReason === "error" || message.stopReason === "aborted") {
-    throw new AgentFailure(
+    throw new BatonError(
       "MODEL_ERROR",
       message.errorMessage ?? `The pi model call ended: ${message.stopReason}.`,
     );

@@ -9,6 +9,7 @@ import {
   type ToolErrorCallback,
 } from "../agents/callbacks.js";
 import type { FunctionTool } from "../agents/function-tool.js";
+import { handOff } from "../agents/hand-off.js";
 import type { IncludeContents } from "../agents/history.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import type { InstructionProvider } from "../agents/llm-agent.js";
@@ -16,12 +17,12 @@ import { buildLlmRequest } from "../agents/llm-request-builder.js";
 import { writeOutputKey } from "../agents/output-key.js";
 import { resumeConfirmedCalls } from "../agents/tool-execution.js";
 import { transferTool } from "../agents/transfer-tool.js";
+import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
-import type { LlmResponse } from "../models/llm-request.js";
-import { resolveModel } from "../models/resolve-model.js";
+import type { LlmResponse } from "../core/llm.js";
 import type { TransferPolicy } from "../router/agent-node.js";
+import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import type { AgentRuntime } from "./agent-runtime.js";
-import { handOff } from "./hand-off.js";
 import { stepEvents } from "./step-events.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
@@ -49,7 +50,7 @@ export interface RuntimeAgentConfig extends BaseAgentConfig {
  * its loop stops when it transfers, router text is dropped, and the target runs next in the same
  * invocation. It is transferable like an LlmAgent (it has a transfer policy), so routing treats it alike.
  * @example
- * const root = new RuntimeAgent({ name: "root", runtime: aiSdkRuntime({ model: "openai:gpt-4.1-mini" }),
+ * const root = new RuntimeAgent({ name: "root", runtime: aiSdkRuntime({ model: openai("gpt-4.1-mini") }),
  *   instruction: "Route the user.", subAgents: [billing] });
  */
 export class RuntimeAgent extends BaseAgent {
@@ -73,7 +74,7 @@ export class RuntimeAgent extends BaseAgent {
     const confirmed = await resumeConfirmedCalls(ctx, this, this.toolsByName, this.config);
     if (confirmed) {
       yield confirmed;
-      if (confirmed.actions.transferToAgent) return yield* handOff(ctx, confirmed);
+      if (confirmed.actions.transferToAgent) return yield* this.handOffTo(ctx, confirmed);
     }
     const cbCtx = new CallbackContext(ctx);
     const request = await buildLlmRequest(this, this.config, ctx, cbCtx);
@@ -87,7 +88,7 @@ export class RuntimeAgent extends BaseAgent {
       history: request.contents,
       tools: recorder.runtimeTools(request.tools),
       endsLoop: (results) => recorder.endsLoop(results),
-      resolveModel: (spec) => resolveModel(spec, ctx.services.modelEnv),
+      env: ctx.services.env,
       signal: ctx.runConfig.signal,
     });
     for await (const step of steps) {
@@ -98,7 +99,16 @@ export class RuntimeAgent extends BaseAgent {
       }
     }
     if (recorder.failure !== undefined) throw recorder.failure;
-    if (transfer) yield* handOff(ctx, transfer);
+    if (transfer) yield* this.handOffTo(ctx, transfer);
+  }
+
+  /** After the stored event that carries the transfer: the target runs next, through the shared hand-off. */
+  private async *handOffTo(ctx: InvocationContext, stored: Event): AsyncGenerator<Event> {
+    // The tool executor accepted only a current target, so this resolution gives the target itself.
+    const transfer = resolveTransfer(this, stored.actions.transferToAgent);
+    if (transfer.kind === "invalid")
+      throw new BatonError("TRANSFER_TARGET_NOT_FOUND", transfer.response.error);
+    yield* handOff(ctx, transfer.target);
   }
 
   /** A `beforeModel` answer stands for the runtime's whole turn: one model event, as ADK's short-circuit. */

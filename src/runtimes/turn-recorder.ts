@@ -4,7 +4,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { ToolCallbacks } from "../agents/tool-execution.js";
 import { type CallOutcome, runToolCall } from "../agents/tool-execution.js";
 import type { FunctionCall } from "../core/content.js";
-import type { ToolDeclaration } from "../models/llm-request.js";
+import type { ToolDeclaration } from "../core/llm.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";

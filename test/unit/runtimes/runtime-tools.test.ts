@@ -128,9 +128,7 @@ describe.each(RUNTIME_KITS)("$name: tools through Baton's lifecycle", (kit) => {
       onToolError: (_tool, _args, _ctx, error) => ({ error: `handled: ${String(error)}` }),
     });
     const events = await (await harness(root)).turn("go");
-    expect(String(responses(events)[0]?.response.error)).toContain(
-      "handled: Error: Tool 'broken' failed: disk full",
-    );
+    expect(String(responses(events)[0]?.response.error)).toContain("Tool 'broken' failed: disk full");
     expect(events.at(-1)?.content?.parts?.[0]?.text).toBe("recovered");
 
     const unhandled = kit.scripted([call("broken", {}), { text: "must not be reached" }]);

@@ -1,3 +1,4 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { describe, expect, it } from "vitest";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import type { Event } from "../../../src/core/event.js";
@@ -7,7 +8,10 @@ import { RuntimeAgent } from "../../../src/runtimes/runtime-agent.js";
 import { fakeModelServer } from "../support/fake-model.js";
 import { callWorker, expectJson, freshIds, noSleep, runBody, sessionsOf } from "../support/http.js";
 
-/** Root: an AI SDK runtime agent on `root-model`; its one sub-agent: an LlmAgent on `sub-model`. */
+/**
+ * Root: an AI SDK runtime agent on `root-model`, its model built from the invocation's env as a deployed
+ * Worker would; its one sub-agent: an LlmAgent on `sub-model`. Both on the fake server.
+ */
 function runtimeTree(name: string) {
   const worker = new LlmAgent({
     name: "worker",
@@ -17,7 +21,13 @@ function runtimeTree(name: string) {
   const root = new RuntimeAgent({
     name: "root",
     description: "Routes the user.",
-    runtime: aiSdkRuntime({ model: "openai-compatible:root-model", maxSteps: 4 }),
+    runtime: aiSdkRuntime({
+      model: (env) =>
+        createOpenAICompatible({ name: "fake", baseURL: String(env.OPENAI_COMPATIBLE_BASE_URL) })(
+          "root-model",
+        ),
+      maxSteps: 4,
+    }),
     subAgents: [worker],
   });
   return defineApp({ name, rootAgent: root });
