@@ -1,5 +1,17 @@
 /** Baton's public API. An explicit list: anything not named here is internal. */
 
+export {
+  RemoteA2aAgent,
+  type RemoteA2aAgentConfig,
+  type RemoteA2aInterceptor,
+} from "./a2a/client/remote-a2a-agent.js";
+export type {
+  ConvertContext,
+  EventDraft,
+  ResponseConverter,
+  ResponseItem,
+} from "./a2a/client/response-item.js";
+export type { A2aMessage, A2aTask } from "./a2a/protocol/a2a-objects.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
 export { CallbackContext, ToolContext } from "./agents/callback-context.js";
 export type {

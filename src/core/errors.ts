@@ -53,6 +53,10 @@ export const EVENT_ERROR_CODES = [
   "TOOL_NOT_FOUND",
   "AGENT_ERROR",
   "A2A_TASK_FAILED",
+  "A2A_CARD_UNAVAILABLE",
+  "A2A_REQUEST_FAILED",
+  "A2A_TIMEOUT",
+  "A2A_PROTOCOL_ERROR",
   "INTERNAL_ERROR",
 ] as const;
 export type EventErrorCode = (typeof EVENT_ERROR_CODES)[number];

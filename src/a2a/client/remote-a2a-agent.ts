@@ -1,0 +1,226 @@
+import { BaseAgent, type BaseAgentConfig } from "../../agents/base-agent.js";
+import type { InvocationContext } from "../../agents/invocation-context.js";
+import type { Event } from "../../core/event.js";
+import { newFunctionCallId } from "../../core/ids.js";
+import type { A2aMessage } from "../protocol/a2a-objects.js";
+import type { AgentCardJson } from "../protocol/agent-card.js";
+import { sendMessage } from "./a2a-transport.js";
+import { classifyFailure } from "./call-failure.js";
+import { type CardCache, memoryCardCache } from "./card-cache.js";
+import { resolveCard } from "./card-resolver.js";
+import { type ChosenInterface, chooseInterface } from "./choose-interface.js";
+import { ADK_EXTENSION_URI, convertExtension, usesAdkExtension } from "./extension-handler.js";
+import { markFailedTask } from "./failed-task.js";
+import type { FetchProbe } from "./guarded-fetch.js";
+import { convertLegacy } from "./legacy-handler.js";
+import { buildOutgoing } from "./outgoing-message.js";
+import { RemoteCallError } from "./remote-call-error.js";
+import {
+  type ConvertContext,
+  type ResponseConverter,
+  type ResponseItem,
+  responseOf,
+  StreamFolder,
+} from "./response-item.js";
+import { kvCacheOf, runFetch } from "./run-services.js";
+import { isStreamComplete } from "./stream-complete.js";
+
+/** Hooks around the remote call (ADK `request_interceptors`). */
+export interface RemoteA2aInterceptor {
+  /** Rewrites the outgoing message, or returns an event to answer with instead of calling the peer. */
+  beforeRequest?(ctx: InvocationContext, message: A2aMessage): Promise<A2aMessage | Event | undefined>;
+  /** Sees each event after conversion and failed-task marking; returns it (changed or not) or `null` to drop it. */
+  afterRequest?(ctx: InvocationContext, event: Event, item: ResponseItem): Promise<Event | null | undefined>;
+}
+
+export interface RemoteA2aAgentConfig extends Omit<BaseAgentConfig, "subAgents"> {
+  /** The card's URL (`…/.well-known/agent-card.json` or the agent's base URL) or the card itself (0.3 or 1.0). */
+  agentCard: string | object;
+  /** Stream (SSE) when the card allows it. Default: the run's own streaming mode. */
+  streaming?: boolean;
+  /** The limit for one call, card fetch included. Default 600 000 ms (ADK's). */
+  timeoutMs?: number;
+  /** Extra HTTP headers on every call (for example `Authorization`). */
+  headers?: Readonly<Record<string, string>>;
+  interceptors?: readonly RemoteA2aInterceptor[];
+  /** Replace the built-in conversion of one kind of reply item. Failed tasks are marked after any converter. */
+  converters?: Partial<Record<ResponseItem["kind"], ResponseConverter>>;
+  /** `false` asks the peer for ADK's A2A extension (ADK `use_legacy=False`). Default `true`. */
+  useLegacy?: boolean;
+  /** The `fetch` to call the peer with. Default: the run services' `fetch`. */
+  fetch?: typeof fetch;
+}
+
+const DEFAULT_TIMEOUT_MS = 600_000;
+
+/**
+ * An agent that lives elsewhere and is reached over A2A 0.3 or 1.0 (ADK's `RemoteA2aAgent`, ADK-SEMANTICS
+ * §5). It has no transfer tool and is never sticky (§2.1): the next turn goes back to the agent that
+ * transferred to it. A task that ends `failed` is an error event, never an ordinary answer (§5.7).
+ * @example
+ * const coder = new RemoteA2aAgent({ name: "coder", agentCard: "https://coder.example/.well-known/agent-card.json" });
+ */
+export class RemoteA2aAgent extends BaseAgent {
+  readonly transferPolicy = undefined;
+  readonly config: Readonly<RemoteA2aAgentConfig>;
+  private readonly memoryCache: CardCache = memoryCardCache();
+
+  constructor(config: RemoteA2aAgentConfig) {
+    super(config);
+    if (config.agentCard === "")
+      throw new TypeError(`Remote agent "${config.name}" needs an agent card or its URL.`);
+    this.config = config;
+  }
+
+  protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
+    const fetchImpl = this.config.fetch ?? runFetch(ctx);
+    const timeoutMs = this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = ctx.runConfig.signal ? AbortSignal.any([timeout, ctx.runConfig.signal]) : timeout;
+    let card: AgentCardJson;
+    let chosen: ChosenInterface;
+    try {
+      card = await resolveCard(this.config.agentCard, {
+        fetch: fetchImpl,
+        cache: kvCacheOf(ctx) ?? this.memoryCache,
+        now: () => ctx.services.clock.now(),
+        signal,
+      });
+      chosen = chooseInterface(card);
+    } catch (error) {
+      yield this.errorEvent(ctx, cardFailure(error, timeout.aborted, timeoutMs));
+      return;
+    }
+    const outgoing = buildOutgoing(ctx.events, this.name, ctx.services.ids.uuid());
+    if (outgoing.kind === "nothing") {
+      yield ctx.newEvent({ content: {} });
+      return;
+    }
+    let message = outgoing.message;
+    for (const interceptor of this.config.interceptors ?? []) {
+      const result = await interceptor.beforeRequest?.(ctx, message);
+      if (result === undefined) continue;
+      if (isEvent(result)) {
+        yield result;
+        return;
+      }
+      message = result;
+    }
+    yield* this.call(ctx, { card, chosen, message, fetchImpl, signal, timeout, timeoutMs });
+  }
+
+  private async *call(ctx: InvocationContext, call: Call): AsyncGenerator<Event> {
+    const { card, chosen, message } = call;
+    const probe: FetchProbe = {};
+    const streaming =
+      (this.config.streaming ?? ctx.runConfig.streaming) && card.capabilities.streaming === true;
+    const convertCtx: ConvertContext = { newFunctionCallId: () => newFunctionCallId(ctx.services.ids) };
+    const folder = new StreamFolder();
+    let last: ResponseItem | undefined;
+    try {
+      const replies = sendMessage(card, chosen, message, {
+        fetch: call.fetchImpl,
+        headers: this.config.headers ?? {},
+        extensions: this.config.useLegacy === false ? [ADK_EXTENSION_URI] : [],
+        streaming,
+        signal: call.signal,
+        probe,
+      });
+      for await (const reply of replies) {
+        const item = folder.fold(reply);
+        last = item;
+        const event = await this.toEvent(ctx, item, message, convertCtx);
+        if (event) yield event;
+      }
+      if (streaming && !isStreamComplete(last)) {
+        throw new RemoteCallError(
+          "A2A_PROTOCOL_ERROR",
+          "A2A request failed: the stream ended before the task finished",
+        );
+      }
+    } catch (error) {
+      const failure = classifyFailure(error, {
+        status: probe.status,
+        timedOut: call.timeout.aborted,
+        timeoutMs: call.timeoutMs,
+      });
+      ctx.services.log(`Remote agent "${this.name}": ${failure.message}`);
+      yield this.errorEvent(ctx, failure, message);
+    }
+  }
+
+  /** Converter, failed-task mark, `a2a:*` keys, then the after-request interceptors (§5.3, §5.7). */
+  private async toEvent(
+    ctx: InvocationContext,
+    item: ResponseItem,
+    message: A2aMessage,
+    convertCtx: ConvertContext,
+  ): Promise<Event | undefined> {
+    const converter =
+      this.config.converters?.[item.kind] ?? (usesAdkExtension(item) ? convertExtension : convertLegacy);
+    const draft = markFailedTask(item, converter(item, convertCtx));
+    if (draft === undefined) return undefined;
+    let event: Event | null = ctx.newEvent({
+      ...draft,
+      customMetadata: {
+        ...draft.customMetadata,
+        ...itemIds(item),
+        "a2a:request": message,
+        "a2a:response": responseOf(item),
+      },
+    });
+    for (const interceptor of this.config.interceptors ?? []) {
+      if (event === null) break;
+      event = (await interceptor.afterRequest?.(ctx, event, item)) ?? event;
+    }
+    return event ?? undefined;
+  }
+
+  private errorEvent(ctx: InvocationContext, failure: RemoteCallError, message?: A2aMessage): Event {
+    return ctx.newEvent({
+      errorCode: failure.errorCode,
+      errorMessage: failure.message,
+      customMetadata: {
+        ...(message ? { "a2a:request": message } : {}),
+        "a2a:error": failure.cause instanceof Error ? failure.cause.message : failure.message,
+        ...failure.metadata,
+      },
+    });
+  }
+}
+
+const isEvent = (value: A2aMessage | Event): value is Event => "invocationId" in value && "author" in value;
+
+interface Call {
+  card: AgentCardJson;
+  chosen: ChosenInterface;
+  message: A2aMessage;
+  fetchImpl: typeof fetch;
+  signal: AbortSignal;
+  timeout: AbortSignal;
+  timeoutMs: number;
+}
+
+/** `a2a:task_id` / `a2a:context_id` for every event of a task item, also one the marking created. */
+function itemIds(item: ResponseItem): Record<string, unknown> {
+  if (item.kind === "message")
+    return item.message.contextId ? { "a2a:context_id": item.message.contextId } : {};
+  const contextId = item.kind === "task" ? item.task.contextId : item.update.contextId;
+  const taskId = item.kind === "task" ? item.task.id : item.update.taskId;
+  return { "a2a:task_id": taskId, ...(contextId ? { "a2a:context_id": contextId } : {}) };
+}
+
+function cardFailure(error: unknown, timedOut: boolean, timeoutMs: number): RemoteCallError {
+  if (error instanceof RemoteCallError) return error;
+  const detail = timedOut
+    ? `no agent card within ${timeoutMs} ms`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return new RemoteCallError(
+    "A2A_CARD_UNAVAILABLE",
+    `Failed to initialize remote A2A agent: ${detail}`,
+    {},
+    { cause: error },
+  );
+}
