@@ -171,7 +171,8 @@ export class RemoteA2aAgent extends BaseAgent {
     });
     for (const interceptor of this.config.interceptors ?? []) {
       if (event === null) break;
-      event = (await interceptor.afterRequest?.(ctx, event, item)) ?? event;
+      const result = await interceptor.afterRequest?.(ctx, event, item);
+      if (result !== undefined) event = result;
     }
     return event ?? undefined;
   }
