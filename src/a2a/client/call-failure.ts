@@ -5,6 +5,8 @@ import { RemoteCallError } from "./remote-call-error.js";
 export interface FailureContext {
   /** The HTTP error status the call's fetches saw, if any. */
   status: number | undefined;
+  /** Whether the connection itself failed (refused, reset, dropped mid-stream). */
+  networkError: boolean;
   /** Whether the per-call timeout fired. */
   timedOut: boolean;
   timeoutMs: number;
@@ -27,9 +29,9 @@ const isTooLarge = (error: unknown): boolean =>
 
 /**
  * What a failed call becomes (ADK-SEMANTICS §5.6, issue 7 item 7): `A2A_TIMEOUT` when the timeout fired;
- * `A2A_REQUEST_FAILED` for an HTTP error status, a network failure or an A2A error object (the status or
- * the A2A code in metadata); `A2A_PROTOCOL_ERROR` for a reply Baton cannot read (malformed JSON-RPC, a
- * stream cut short, a reply past the size cap).
+ * `A2A_REQUEST_FAILED` for an HTTP error status, a failed or dropped connection (also mid-stream) or an A2A
+ * error object (the status or the A2A code in metadata); `A2A_PROTOCOL_ERROR` for a reply Baton cannot
+ * read (malformed JSON-RPC, a stream that ends before the task settles, a reply past the size cap).
  */
 export function classifyFailure(error: unknown, ctx: FailureContext): RemoteCallError {
   if (error instanceof RemoteCallError) return error;
@@ -66,8 +68,7 @@ export function classifyFailure(error: unknown, ctx: FailureContext): RemoteCall
       options,
     );
   }
-  // fetch reports a refused or dropped connection as a TypeError, in Node and in workerd alike.
-  if (error instanceof TypeError) {
+  if (ctx.networkError) {
     return new RemoteCallError("A2A_REQUEST_FAILED", `A2A request failed: ${detail}`, {}, options);
   }
   return new RemoteCallError("A2A_PROTOCOL_ERROR", `A2A request failed: ${detail}`, {}, options);

@@ -141,6 +141,7 @@ export class RemoteA2aAgent extends BaseAgent {
     } catch (error) {
       const failure = classifyFailure(error, {
         status: probe.status,
+        networkError: probe.networkError ?? false,
         timedOut: call.timeout.aborted,
         timeoutMs: call.timeoutMs,
       });
@@ -171,7 +172,7 @@ export class RemoteA2aAgent extends BaseAgent {
     });
     for (const interceptor of this.config.interceptors ?? []) {
       if (event === null) break;
-      const result = await interceptor.afterRequest?.(ctx, event, item);
+      const result: Event | null | undefined = await interceptor.afterRequest?.(ctx, event, item);
       if (result !== undefined) event = result;
     }
     return event ?? undefined;

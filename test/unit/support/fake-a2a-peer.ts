@@ -43,11 +43,15 @@ export interface FakePeer {
 
 const sse = (items: Json[], id: unknown, cut: boolean): ReadableStream<Uint8Array> => {
   const encoder = new TextEncoder();
+  const frames = items.map((result) =>
+    encoder.encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`),
+  );
   return new ReadableStream({
-    start(controller) {
-      for (const result of items)
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`));
-      if (cut) controller.error(new TypeError("network connection lost"));
+    // One frame per pull, so a cut comes after the reader has had every frame before it.
+    pull(controller) {
+      const frame = frames.shift();
+      if (frame) controller.enqueue(frame);
+      else if (cut) controller.error(new TypeError("network connection lost"));
       else controller.close();
     },
   });

@@ -1,6 +1,6 @@
 import { RemoteA2aAgent, type RemoteA2aAgentConfig } from "../../../src/a2a/client/remote-a2a-agent.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
-import { type FakePeerOptions, fakePeer, PEER_BASE } from "./fake-a2a-peer.js";
+import { type FakePeer, type FakePeerOptions, fakePeer, PEER_BASE } from "./fake-a2a-peer.js";
 import { harness } from "./harness.js";
 import { type Reply, scriptedModel } from "./scripted-model.js";
 
@@ -14,7 +14,7 @@ export const transferTo = (agent_name: string) => ({
  */
 export async function remoteTree(
   peerOptions: FakePeerOptions,
-  config: Partial<RemoteA2aAgentConfig> = {},
+  config: Partial<RemoteA2aAgentConfig> | ((peer: FakePeer) => Partial<RemoteA2aAgentConfig>) = {},
   rootReplies: Reply[] = [transferTo("remote")],
 ) {
   const peer = fakePeer(peerOptions);
@@ -22,7 +22,7 @@ export async function remoteTree(
     name: "remote",
     agentCard: `${PEER_BASE}/.well-known/agent-card.json`,
     fetch: peer.fetch,
-    ...config,
+    ...(typeof config === "function" ? config(peer) : config),
   });
   const rootModel = scriptedModel(rootReplies);
   const root = new LlmAgent({ name: "root", model: rootModel, subAgents: [remote] });
