@@ -137,8 +137,13 @@ export async function startPeer(options: PeerOptions): Promise<Peer> {
   const app = express();
   let url = "";
   const state = { cardFetches: 0 };
+  const methods: string[] = [];
   const streaming = options.streaming ?? true;
   const card = () => cardJson(options.version, url, streaming);
+  // How many times the card was fetched, for tests that cannot read `cardFetches` (workerd).
+  app.get("/_stats", (_req, res) => {
+    res.json({ cardFetches: state.cardFetches, methods });
+  });
   app.get("/.well-known/agent-card.json", (_req, res) => {
     state.cardFetches += 1;
     if (options.cacheControl) res.set("Cache-Control", options.cacheControl);
@@ -160,7 +165,6 @@ export async function startPeer(options: PeerOptions): Promise<Peer> {
     executor,
   );
   const legacyCompat = { enabled: true };
-  const methods: string[] = [];
   app.use("/rpc", express.json(), (req, _res, next) => {
     if (typeof req.body?.method === "string") methods.push(req.body.method);
     next();
