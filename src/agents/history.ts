@@ -34,6 +34,9 @@ const isTransferEvent = (e: Event): boolean =>
   Boolean(e.actions.transferToAgent) ||
   (e.content?.parts ?? []).some((p) => p.functionCall?.name === TRANSFER_TOOL_NAME);
 
+/** The first part of every message that relays another agent's event (ADK's wording). */
+export const RELAY_PREAMBLE = "For context:";
+
 /** The `errorCode` of a remote task that ended `failed` (ADK-SEMANTICS §5.7). */
 const A2A_TASK_FAILED = "A2A_TASK_FAILED";
 
@@ -44,7 +47,7 @@ const A2A_TASK_FAILED = "A2A_TASK_FAILED";
 export function reframe(event: Event): Content | undefined {
   if (event.errorCode === A2A_TASK_FAILED) {
     const note = `[${event.author}] failed: ${event.errorMessage ?? "Remote A2A task failed"}`;
-    return { role: "user", parts: [{ text: "For context:" }, { text: note }] };
+    return { role: "user", parts: [{ text: RELAY_PREAMBLE }, { text: note }] };
   }
   const parts: Part[] = [];
   for (const p of event.content?.parts ?? []) {
@@ -60,7 +63,7 @@ export function reframe(event: Event): Content | undefined {
       });
     } else parts.push(p);
   }
-  return parts.length === 0 ? undefined : { role: "user", parts: [{ text: "For context:" }, ...parts] };
+  return parts.length === 0 ? undefined : { role: "user", parts: [{ text: RELAY_PREAMBLE }, ...parts] };
 }
 
 /**
