@@ -1,10 +1,7 @@
 /** Baton's public API. An explicit list: anything not named here is internal. */
 
-export {
-  RemoteA2aAgent,
-  type RemoteA2aAgentConfig,
-  type RemoteA2aInterceptor,
-} from "./a2a/client/remote-a2a-agent.js";
+export { RemoteA2aAgent, type RemoteA2aAgentConfig } from "./a2a/client/remote-a2a-agent.js";
+export type { RemoteA2aInterceptor } from "./a2a/client/reply-event.js";
 export type {
   ConvertContext,
   EventDraft,

@@ -9,29 +9,19 @@ import { classifyFailure } from "./call-failure.js";
 import { type CardCache, memoryCardCache } from "./card-cache.js";
 import { resolveCard } from "./card-resolver.js";
 import { type ChosenInterface, chooseInterface } from "./choose-interface.js";
-import { ADK_EXTENSION_URI, convertExtension, usesAdkExtension } from "./extension-handler.js";
-import { markFailedTask } from "./failed-task.js";
+import { ADK_EXTENSION_URI } from "./extension-handler.js";
 import type { FetchProbe } from "./guarded-fetch.js";
-import { convertLegacy } from "./legacy-handler.js";
 import { buildOutgoing } from "./outgoing-message.js";
 import { RemoteCallError } from "./remote-call-error.js";
+import { isEvent, type RemoteA2aInterceptor, replyEvent } from "./reply-event.js";
 import {
   type ConvertContext,
   type ResponseConverter,
   type ResponseItem,
-  responseOf,
   StreamFolder,
 } from "./response-item.js";
 import { kvCacheOf, runFetch } from "./run-services.js";
 import { isStreamComplete } from "./stream-complete.js";
-
-/** Hooks around the remote call (ADK `request_interceptors`). */
-export interface RemoteA2aInterceptor {
-  /** Rewrites the outgoing message, or returns an event to answer with instead of calling the peer. */
-  beforeRequest?(ctx: InvocationContext, message: A2aMessage): Promise<A2aMessage | Event | undefined>;
-  /** Sees each event after conversion and failed-task marking; returns it (changed or not) or `null` to drop it. */
-  afterRequest?(ctx: InvocationContext, event: Event, item: ResponseItem): Promise<Event | null | undefined>;
-}
 
 export interface RemoteA2aAgentConfig extends Omit<BaseAgentConfig, "subAgents"> {
   /** The card's URL (`…/.well-known/agent-card.json` or the agent's base URL) or the card itself (0.3 or 1.0). */
@@ -129,7 +119,7 @@ export class RemoteA2aAgent extends BaseAgent {
       for await (const reply of replies) {
         const item = folder.fold(reply);
         last = item;
-        const event = await this.toEvent(ctx, item, message, convertCtx);
+        const event = await replyEvent(ctx, item, message, { ...this.config, convertCtx });
         if (event) yield event;
       }
       if (streaming && !isStreamComplete(last)) {
@@ -150,34 +140,6 @@ export class RemoteA2aAgent extends BaseAgent {
     }
   }
 
-  /** Converter, failed-task mark, `a2a:*` keys, then the after-request interceptors (§5.3, §5.7). */
-  private async toEvent(
-    ctx: InvocationContext,
-    item: ResponseItem,
-    message: A2aMessage,
-    convertCtx: ConvertContext,
-  ): Promise<Event | undefined> {
-    const converter =
-      this.config.converters?.[item.kind] ?? (usesAdkExtension(item) ? convertExtension : convertLegacy);
-    const draft = markFailedTask(item, converter(item, convertCtx));
-    if (draft === undefined) return undefined;
-    let event: Event | null = ctx.newEvent({
-      ...draft,
-      customMetadata: {
-        ...draft.customMetadata,
-        ...itemIds(item),
-        "a2a:request": message,
-        "a2a:response": responseOf(item),
-      },
-    });
-    for (const interceptor of this.config.interceptors ?? []) {
-      if (event === null) break;
-      const result: Event | null | undefined = await interceptor.afterRequest?.(ctx, event, item);
-      if (result !== undefined) event = result;
-    }
-    return event ?? undefined;
-  }
-
   private errorEvent(ctx: InvocationContext, failure: RemoteCallError, message?: A2aMessage): Event {
     return ctx.newEvent({
       errorCode: failure.errorCode,
@@ -191,8 +153,6 @@ export class RemoteA2aAgent extends BaseAgent {
   }
 }
 
-const isEvent = (value: A2aMessage | Event): value is Event => "invocationId" in value && "author" in value;
-
 interface Call {
   card: AgentCardJson;
   chosen: ChosenInterface;
@@ -201,15 +161,6 @@ interface Call {
   signal: AbortSignal;
   timeout: AbortSignal;
   timeoutMs: number;
-}
-
-/** `a2a:task_id` / `a2a:context_id` for every event of a task item, also one the marking created. */
-function itemIds(item: ResponseItem): Record<string, unknown> {
-  if (item.kind === "message")
-    return item.message.contextId ? { "a2a:context_id": item.message.contextId } : {};
-  const contextId = item.kind === "task" ? item.task.contextId : item.update.contextId;
-  const taskId = item.kind === "task" ? item.task.id : item.update.taskId;
-  return { "a2a:task_id": taskId, ...(contextId ? { "a2a:context_id": contextId } : {}) };
 }
 
 function cardFailure(error: unknown, timedOut: boolean, timeoutMs: number): RemoteCallError {
