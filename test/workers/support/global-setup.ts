@@ -1,12 +1,20 @@
-// vitest globalSetup of the `workers` project: runs in Node, starts the fake model server and a scripted
-// A2A peer for all files; workerd reaches both by their 127.0.0.1 URLs.
+// vitest globalSetup of the `workers` project: runs in Node, starts the fake model server, the webhook
+// result receiver and a scripted A2A peer for all files; workerd reaches them by their 127.0.0.1 URLs.
+import type { Server } from "node:http";
 import type { TestProject } from "vitest/node";
 import { startPeer } from "../../support/a2a-peer.js";
 import { startFakeOpenAiServer } from "./fake-openai-server.js";
+import { RESULT_SECRET, startResultReceiver } from "./result-receiver.js";
+
+const close = (server: Server) =>
+  new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const { server, url } = await startFakeOpenAiServer();
-  project.provide("fakeModelUrl", url);
+  const model = await startFakeOpenAiServer();
+  const receiver = await startResultReceiver();
+  project.provide("fakeModelUrl", model.url);
+  project.provide("resultReceiverUrl", receiver.url);
+  project.provide("resultSecret", RESULT_SECRET);
   // The seed repro's peer: it reads a file, then its task fails.
   const peer = await startPeer({
     version: "1.0",
@@ -20,6 +28,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("a2aPeerCardUrl", peer.cardUrl);
   return async () => {
     await peer.close();
-    await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+    await Promise.all([close(model.server), close(receiver.server)]);
   };
 }
