@@ -12,18 +12,11 @@ const isKv = (value: unknown): value is CardKvNamespace =>
   "put" in value &&
   typeof value.put === "function";
 
-/** The run's `fetch`: the one its services carry, else the global one. */
-export function runFetch(ctx: InvocationContext): typeof fetch {
-  const services: object = ctx.services;
-  if ("fetch" in services && typeof services.fetch === "function") {
-    // SAFETY: a run service named `fetch` is the port's fetch (same signature by contract).
-    return services.fetch as typeof fetch;
-  }
-  return (input, init) => fetch(input, init);
-}
+/** The run's `fetch` (the run services' port). */
+export const runFetch = (ctx: InvocationContext): typeof fetch => ctx.services.fetch;
 
 /** The KV card cache when the run's env has an `AGENT_CARDS` namespace, else `undefined`. */
 export function kvCacheOf(ctx: InvocationContext): CardCache | undefined {
-  const kv = ctx.services.modelEnv[AGENT_CARDS_BINDING];
+  const kv = ctx.services.env[AGENT_CARDS_BINDING];
   return isKv(kv) ? kvCardCache(kv) : undefined;
 }

@@ -112,15 +112,15 @@ describe("the outgoing message (ADK-SEMANTICS §5.2)", () => {
     const remote = h.remote;
     const session = await h.session();
     const { InvocationContext } = await import("../../../src/agents/invocation-context.js");
-    const ctx = new InvocationContext(
-      "e-x",
+    const ctx = new InvocationContext({
+      invocationId: "e-x",
       session,
-      remote,
-      remote,
-      { role: "user", parts: [] },
-      { streaming: false, maxLlmCalls: 0 },
-      h.services,
-    );
+      rootAgent: remote,
+      agent: remote,
+      userContent: { role: "user", parts: [] },
+      runConfig: { streaming: false, maxLlmCalls: 0 },
+      services: h.services,
+    });
     const events: Event[] = [];
     for await (const e of remote.runAsync(ctx)) events.push(e);
     expect(events).toHaveLength(1);
