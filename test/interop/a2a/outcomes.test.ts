@@ -9,6 +9,8 @@ import { type Peer, type PeerStep, startPeer } from "../../support/a2a-peer.js";
 import { harness } from "../../unit/support/harness.js";
 import { scriptedModel } from "../../unit/support/scripted-model.js";
 
+/** The test harness's services refuse HTTP; these tests talk to real peers. */
+const realFetch: typeof fetch = (input, init) => fetch(input, init);
 const transferTo = (agent_name: string) => ({ calls: [{ name: "transfer_to_agent", args: { agent_name } }] });
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -16,7 +18,7 @@ afterEach(async () => {
 });
 
 async function tree(agentCard: string | object, timeoutMs = 5_000) {
-  const remote = new RemoteA2aAgent({ name: "coder", agentCard, timeoutMs });
+  const remote = new RemoteA2aAgent({ name: "coder", agentCard, timeoutMs, fetch: realFetch });
   const rootModel = scriptedModel([transferTo("coder")]);
   return harness(new LlmAgent({ name: "root", model: rootModel, subAgents: [remote] }));
 }

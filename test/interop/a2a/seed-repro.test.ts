@@ -7,6 +7,8 @@ import { type Peer, type PeerStep, startPeer } from "../../support/a2a-peer.js";
 import { harness } from "../../unit/support/harness.js";
 import { scriptedModel } from "../../unit/support/scripted-model.js";
 
+/** The test harness's services refuse HTTP; these tests talk to real peers. */
+const realFetch: typeof fetch = (input, init) => fetch(input, init);
 const transferTo = (agent_name: string) => ({ calls: [{ name: "transfer_to_agent", args: { agent_name } }] });
 
 let peer: Peer | undefined;
@@ -18,7 +20,12 @@ afterEach(async () => {
 /** A root that transfers to the remote agent, which then reads a file and fails. */
 async function seedTree(version: "1.0" | "0.3", steps: PeerStep[]) {
   peer = await startPeer({ version, script: () => steps });
-  const remote = new RemoteA2aAgent({ name: "coder", agentCard: peer.cardUrl, timeoutMs: 5_000 });
+  const remote = new RemoteA2aAgent({
+    name: "coder",
+    agentCard: peer.cardUrl,
+    timeoutMs: 5_000,
+    fetch: realFetch,
+  });
   const root = new LlmAgent({
     name: "root",
     model: scriptedModel([transferTo("coder")]),
