@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   A2A_TIMEOUT: event(504, "upstream"),
   A2A_PROTOCOL_ERROR: event(502, "upstream"),
   INTERNAL_ERROR: event(500, "internal"),
+  /** The turn's lease lapsed or was taken over, so what it did last could not be stored. */
+  LEASE_LOST: event(409, "internal"),
 } as const satisfies Record<string, CodeInfo>;
 
 type Table = typeof ERROR_CODES;
