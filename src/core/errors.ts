@@ -15,6 +15,7 @@ const REQUEST_ERRORS = {
   session_exists: { status: 409, blame: "user" },
   session_busy: { status: 409, blame: "user" },
   lease_lost: { status: 409, blame: "internal" },
+  turn_canceled: { status: 409, blame: "user" },
   payload_too_large: { status: 413, blame: "user" },
   internal: { status: 500, blame: "internal" },
 } as const satisfies Record<string, { status: number; blame: Blame }>;
@@ -53,6 +54,7 @@ export const EVENT_ERROR_CODES = [
   "TOOL_NOT_FOUND",
   "AGENT_ERROR",
   "A2A_TASK_FAILED",
+  "TURN_CANCELED",
   "INTERNAL_ERROR",
 ] as const;
 export type EventErrorCode = (typeof EVENT_ERROR_CODES)[number];

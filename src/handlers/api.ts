@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { a2aCards, a2aRpc } from "./a2a.js";
 import { requireToken } from "./auth.js";
 import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
@@ -19,7 +20,14 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   api.onError(onError);
   api.notFound(notFound);
   api.get("/health", (c) => c.json({ status: "ok" }));
+  api.use(async (c, next) => {
+    c.set("deps", deps(c.env));
+    await next();
+  });
+  api.route("/", a2aCards);
   api.use(requireToken());
+  // A2A bodies get JSON-RPC errors, its own size check included, so it is mounted before the ADK limit.
+  api.route("/", a2aRpc);
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -30,10 +38,6 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
         ),
     }),
   );
-  api.use(async (c, next) => {
-    c.set("deps", deps(c.env));
-    await next();
-  });
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", run);

@@ -1,6 +1,7 @@
 import type { RunServices } from "../agents/invocation-context.js";
 import type { App } from "../runner/app.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
+import { DurableObjectTaskStore } from "../session/do-task-store.js";
 import { createAdkApi } from "./api.js";
 import type { BatonBindings } from "./types.js";
 
@@ -11,6 +12,8 @@ export interface WorkerOptions {
   apps: readonly App[];
   /** Overrides of the clock, ids, sleep or log (tests). The model env is always the Worker's env. */
   services?: Partial<RunServices>;
+  /** A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`). */
+  a2a?: { userId?: string };
 }
 
 /**
@@ -28,6 +31,8 @@ export function createWorker(options: WorkerOptions) {
   const api = createAdkApi<BatonWorkerEnv>((env) => ({
     apps,
     sessionStore: new DurableObjectSessionStore(env),
+    taskStore: new DurableObjectTaskStore(env),
+    ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
     services: { ...options.services, modelEnv: env },
   }));
   return {

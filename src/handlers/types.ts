@@ -1,4 +1,5 @@
 import type { RunServices } from "../agents/invocation-context.js";
+import type { TaskStore } from "../core/task-store.js";
 import type { App } from "../runner/app.js";
 import type { SessionStore } from "../runner/session-store.js";
 
@@ -21,4 +22,8 @@ export interface ApiDeps {
   apps: ReadonlyMap<string, App>;
   sessionStore: SessionStore;
   services: Partial<RunServices>;
+  /** A2A tasks (`/a2a/:app`); the Durable Object store on Workers, the in-memory store in tests. */
+  taskStore?: TaskStore;
+  /** The user every A2A context belongs to; by default `A2A_USER_<contextId>`, as ADK does. */
+  a2aUserId?: string;
 }

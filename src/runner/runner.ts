@@ -30,6 +30,8 @@ export interface RunRequest {
   /** Merged into every event of the invocation; an event's own keys win (ADK E03). */
   customMetadata?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The invocation's id, for callers that must name it before it starts (an A2A task); a fresh `e-` id by default. */
+  invocationId?: string;
 }
 
 /**
@@ -64,7 +66,7 @@ export class Runner {
   async start(request: RunRequest): Promise<AsyncGenerator<Event>> {
     validateNewMessage(request.newMessage);
     const key: SessionKey = { appName: this.app.name, userId: request.userId, sessionId: request.sessionId };
-    const invocationId = newInvocationId(this.services.ids);
+    const invocationId = request.invocationId ?? newInvocationId(this.services.ids);
     const userEvent = stampMetadata(
       createEvent(
         {
