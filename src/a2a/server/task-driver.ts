@@ -15,9 +15,7 @@ export async function driveTask(deps: A2aServerDeps, started: StartedTask): Prom
   const apply = async (step: Step): Promise<void> => {
     const update = encodeUpdate(step.update);
     if (!step.store) return deps.taskStore.publishTask(key, update);
-    const state = projection.task.status?.state;
-    const phase = state === undefined ? "active" : phaseOf(state);
-    await deps.taskStore.writeTask(key, { snapshot: encodeTask(projection.task), phase, update });
+    await deps.taskStore.writeTask(key, { snapshot: step.snapshot, phase: step.phase, update });
   };
   try {
     if (started.isNew) await apply(projection.started());

@@ -3,12 +3,20 @@ import { TaskState } from "@a2a-js/sdk";
 import { functionCallsOf } from "../../core/content.js";
 import type { Event } from "../../core/event.js";
 import type { Clock, IdSource } from "../../core/ids.js";
+import type { TaskPayload, TaskPhase } from "../../core/task-store.js";
 import { a2aPartsOf, agentMessage, agentText } from "./messages.js";
+import { encodeTask } from "./task-json.js";
+import { phaseOf } from "./task-states.js";
 
-/** An update to store (and send to followers), or one to send only (partial text while streaming). */
+/**
+ * An update to store (and send to followers), or one to send only (partial text while streaming), with
+ * the task as it stands once the update is applied.
+ */
 export interface Step {
   update: StreamResponse;
   store: boolean;
+  snapshot: TaskPayload;
+  phase: TaskPhase;
 }
 
 /** Shown when an error event carries no message (ADK's own wording, ADK-SEMANTICS §6.3). */
@@ -80,7 +88,7 @@ export class TaskProjection {
       this.task.artifacts.push(artifact);
       const { id: taskId, contextId } = this.task;
       const value = { taskId, contextId, artifact, append: false, lastChunk: true, metadata: this.metadata };
-      steps.push({ update: { payload: { $case: "artifactUpdate", value } }, store: true });
+      steps.push({ update: { payload: { $case: "artifactUpdate", value } }, store: true, ...this.#now() });
     }
     return [...steps, this.#status(TaskState.TASK_STATE_COMPLETED, undefined, true)];
   }
@@ -102,12 +110,14 @@ export class TaskProjection {
     };
     if (store) this.task.status = status;
     const { id: taskId, contextId } = this.task;
-    return {
-      update: {
-        payload: { $case: "statusUpdate", value: { taskId, contextId, status, metadata: this.metadata } },
-      },
-      store,
-    };
+    const value = { taskId, contextId, status, metadata: this.metadata };
+    return { update: { payload: { $case: "statusUpdate", value } }, store, ...this.#now() };
+  }
+
+  /** The snapshot and phase as of now (steps are built ahead of being written). */
+  #now(): { snapshot: TaskPayload; phase: TaskPhase } {
+    const state = this.task.status?.state;
+    return { snapshot: encodeTask(this.task), phase: state === undefined ? "active" : phaseOf(state) };
   }
 
   #messageIds() {
