@@ -11,7 +11,24 @@ export default defineConfig({
       { test: { name: "interop", include: ["test/interop/**/*.test.ts"], environment: "node" } },
       {
         // Google's ADK conformance cases replayed against the HTTP API; data in ../shared/conformance/adk.
-        test: { name: "conformance", include: ["test/conformance/**/*.test.ts"], environment: "node" },
+        // Without it the replay is skipped with one line saying why, unless BATON_REQUIRE_CONFORMANCE=1.
+        test: {
+          name: "conformance",
+          include: ["test/conformance/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/conformance/announce-skip.ts"],
+        },
+      },
+      {
+        // ADK's dev UI in headless Chromium against `wrangler dev`; installs Chromium itself when missing.
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/browser/global-setup.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         plugins: [

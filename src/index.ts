@@ -11,8 +11,12 @@ export type {
   ModelErrorCallback,
   ToolErrorCallback,
 } from "./agents/callbacks.js";
+export { exitLoop } from "./agents/exit-loop-tool.js";
 export { type FunctionTool, type FunctionToolConfig, functionTool } from "./agents/function-tool.js";
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";
+export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
+export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
+export { SequentialAgent, type SequentialAgentConfig } from "./agents/sequential-agent.js";
 export { State } from "./agents/state.js";
 export {
   type Content,

@@ -62,6 +62,24 @@ export class InvocationContext {
     );
   }
 
+  /**
+   * The same invocation on another branch: what a ParallelAgent gives each sub-agent, so their
+   * histories stay apart (ADK `branch`, `parent.child`).
+   */
+  onBranch(branch: string): InvocationContext {
+    return new InvocationContext(
+      this.invocationId,
+      this.session,
+      this.rootAgent,
+      this.agent,
+      this.userContent,
+      this.runConfig,
+      this.services,
+      branch,
+      this.llmCalls,
+    );
+  }
+
   /** A new event of this invocation, authored by its agent, on its branch. */
   newEvent(fields: Omit<NewEvent, "invocationId" | "author" | "branch">): Event {
     const branch = this.branch === undefined ? {} : { branch: this.branch };

@@ -1,5 +1,6 @@
 import type { LlmRequest } from "../models/llm-request.js";
 import { transferTargets } from "../router/transfer-targets.js";
+import { identityInstruction } from "../transfer/agent-identity.js";
 import { transferInstruction } from "../transfer/transfer-instruction.js";
 import type { CallbackContext } from "./callback-context.js";
 import { buildContents } from "./history.js";
@@ -7,12 +8,10 @@ import { fillInstruction } from "./instruction-template.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 
-/** ADK's identity processor: descriptions are part of the routing contract, so every agent states its own. */
-const identity = (agent: LlmAgent): string =>
-  `You are an agent. Your internal name is "${agent.name}".` +
-  (agent.description ? ` The description about you is "${agent.description}".` : "");
-
-/** One step's request: system instruction blocks, filtered history, tools (the transfer tool last). */
+/**
+ * One step's request: the system instruction in ADK's order (the agent's instruction, its identity, the
+ * transfer block, joined by blank lines), filtered history, tools (the transfer tool last).
+ */
 export async function buildLlmRequest(
   agent: LlmAgent,
   ctx: InvocationContext,
@@ -24,7 +23,7 @@ export async function buildLlmRequest(
       ? await instruction(cbCtx)
       : fillInstruction(instruction ?? "", cbCtx.state);
   const targets = transferTargets(agent);
-  const systemInstruction = [identity(agent), own, transferInstruction(agent, targets)]
+  const systemInstruction = [own, identityInstruction(agent), transferInstruction(agent, targets)]
     .filter((block) => block.trim() !== "")
     .join("\n\n");
   const tools = (agent.config.tools ?? []).map((t) => t.declaration());

@@ -17,6 +17,7 @@ const REQUEST_ERRORS = {
   lease_lost: { status: 409, blame: "internal" },
   turn_canceled: { status: 409, blame: "user" },
   payload_too_large: { status: 413, blame: "user" },
+  not_supported: { status: 501, blame: "user" },
   internal: { status: 500, blame: "internal" },
 } as const satisfies Record<string, { status: number; blame: Blame }>;
 

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { a2aCards, a2aRpc } from "./a2a.js";
 import { requireToken } from "./auth.js";
+import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
 import { run } from "./run.js";
@@ -20,6 +21,8 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   api.onError(onError);
   api.notFound(notFound);
   api.get("/health", (c) => c.json({ status: "ok" }));
+  // `npm run dev` serves ADK's dev UI as static assets under /dev-ui/ and sets DEV_UI (docs/decisions).
+  api.get("/", (c, next) => (c.env.DEV_UI === "true" ? c.redirect("/dev-ui/") : next()));
   api.use(async (c, next) => {
     c.set("deps", deps(c.env));
     await next();
@@ -41,5 +44,6 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", run);
+  api.route("/", dev);
   return api;
 }

@@ -20,5 +20,6 @@ export const meta = new Hono<HonoEnv>()
     });
   })
   .get("/version", (c) =>
-    c.json({ version: BATON_VERSION, language: "typescript", languageVersion: "ES2023" }),
+    // ADK's server and dev UI spell it `language_version` (FastAPI returns that dict as is).
+    c.json({ version: BATON_VERSION, language: "typescript", language_version: "ES2023" }),
   );

@@ -26,8 +26,8 @@ export const sessions = new Hono<HonoEnv>()
     const session = await store.createSession({
       appName: app,
       userId: user,
-      ...(body.sessionId === undefined ? {} : { sessionId: body.sessionId }),
-      ...(body.state === undefined ? {} : { state: body.state }),
+      ...(body.sessionId == null ? {} : { sessionId: body.sessionId }),
+      ...(body.state == null ? {} : { state: body.state }),
     });
     const key = { appName: app, userId: user, sessionId: session.id };
     for (const event of body.events ?? []) await store.appendEvent(key, event);

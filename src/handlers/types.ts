@@ -9,6 +9,8 @@ export interface BatonBindings {
   API_TOKENS?: string;
   /** `"true"` serves without tokens: `npm run dev` sets it, a deploy must not. */
   ALLOW_UNAUTHENTICATED?: string;
+  /** `"true"` (what `npm run dev` sets): `/` redirects to ADK's dev UI at `/dev-ui/`. */
+  DEV_UI?: string;
   [key: string]: unknown;
 }
 

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { type CaseFiles, readCaseFiles } from "./case-files.js";
-import { type CaseRef, discoverCases } from "./data-dir.js";
+import { type CaseRef, discoverCases, skipReason } from "./data-dir.js";
 import { runCase } from "./run-case.js";
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
-/** Discovered when the file loads; a missing data folder becomes a failing test, never a skip. */
+/**
+ * Discovered when the file loads. Missing data is a skip only when `skipReason` allows it (a clone without
+ * `../shared`); otherwise it becomes a failing test.
+ */
 function casesOrError(): CaseRef[] | Error {
   try {
     return discoverCases();
@@ -23,9 +26,14 @@ function filesOrError(ref: CaseRef): CaseFiles | Error {
   }
 }
 
-const found = casesOrError();
+const skipped = skipReason();
+const found = skipped === undefined ? casesOrError() : [];
 
 describe("ADK conformance cases (replay over the HTTP API, in Node)", () => {
+  if (skipped !== undefined) {
+    it.skip(`ADK conformance replay skipped: ${skipped}`, () => undefined);
+    return;
+  }
   if (found instanceof Error) {
     it("finds the ADK conformance data", () => {
       throw found;

@@ -4,25 +4,40 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadAgentTree } from "./agent-loader.js";
 import { type CaseFiles, type Recording, readCaseFiles } from "./case-files.js";
-import { CONFORMANCE_DIR, discoverCases } from "./data-dir.js";
+import { type CaseRef, CONFORMANCE_DIR, caseNamed, discoverCases, skipReason } from "./data-dir.js";
 import { isRecord } from "./genai-keys.js";
 import { replayOnlyModel } from "./replay-only-model.js";
 import { runCase } from "./run-case.js";
 
 /*
- * The checks must be able to fail: each test corrupts one recorded fact of a real case in memory and
- * expects the run to report exactly that mismatch. Corruptions are found generically in the data.
+ * The checks must be able to fail: each test corrupts one recorded fact of a named case in memory and
+ * expects the run to report exactly that mismatch.
  */
 
-const first = discoverCases()[0];
-if (!first) throw new Error("no conformance case to corrupt");
-const pristine = readCaseFiles(first.dir);
+/**
+ * The case corrupted: its root offers three targets, its sub-agents' instructions close with the parent
+ * sentence, it records a transfer tool call, and a later turn relays another agent's tool call.
+ */
+const CASE_ID = "core/multi_001";
+/** Set when the data is absent and may be (see `skipReason`); the data-bound suites are then skipped. */
+const skipped = skipReason();
+
+let loaded: { ref: CaseRef; files: CaseFiles } | undefined;
+/** The named case, read once on first use (never at load time, so a skipped run reads nothing). */
+function subject(): { ref: CaseRef; files: CaseFiles } {
+  if (loaded === undefined) {
+    const ref = caseNamed(CASE_ID);
+    loaded = { ref, files: readCaseFiles(ref.dir) };
+  }
+  return loaded;
+}
+const pristine = (): CaseFiles => subject().files;
 
 /** A fresh deep copy of the case, changed by `corrupt`, then run. */
 async function problemsAfter(corrupt: (files: CaseFiles) => void): Promise<string> {
-  const files = structuredClone(pristine);
+  const files = structuredClone(pristine());
   corrupt(files);
-  return (await runCase(first?.dir ?? "", files)).problems.join("\n");
+  return (await runCase(subject().ref.dir, files)).problems.join("\n");
 }
 
 /** The value at `keys` below `value`, which must be an object or array at every step. */
@@ -46,7 +61,7 @@ const instructionOf = (recording: Recording): string => String(configOf(recordin
 const mismatchIn = (recording: Recording, index = 0): string =>
   `LLM request mismatch in turn ${recording.user_message_index} for agent '${recording.agent_name}' (index ${index})`;
 
-describe("the replay checks report a corrupted recording", () => {
+describe.skipIf(skipped !== undefined)(`the replay checks report a corrupted recording of ${CASE_ID}`, () => {
   it("passes the untouched case", async () => {
     expect(await problemsAfter(() => undefined)).toBe("");
   });
@@ -57,7 +72,7 @@ describe("the replay checks report a corrupted recording", () => {
       const agentName = at(declaration, "parameters", "properties", "agent_name");
       agentName.enum = [...(Array.isArray(agentName.enum) ? agentName.enum : [])].reverse();
     });
-    expect(problems).toContain(mismatchIn(firstLlm(pristine)));
+    expect(problems).toContain(mismatchIn(firstLlm(pristine())));
     expect(problems).toMatch(
       /tools\[0\]\.parameters\.properties\.agent_name\.enum\[0\]: expected "\w+", got "\w+"/,
     );
@@ -68,7 +83,7 @@ describe("the replay checks report a corrupted recording", () => {
       const part = at(firstLlm(files), "llm_recording", "llm_request", "contents", 0, "parts", 0);
       part.text = `${String(part.text)} (changed)`;
     });
-    expect(problems).toContain(mismatchIn(firstLlm(pristine)));
+    expect(problems).toContain(mismatchIn(firstLlm(pristine())));
     expect(problems).toMatch(/contents\[0\]\.parts\[0\]\.text: expected ".*\(changed\)", got "/);
   });
 
@@ -90,43 +105,67 @@ describe("the replay checks report a corrupted recording", () => {
       const { part } = relayed(files);
       part.text = String(part.text).replace(/\{.*\}$/, (repr) => repr.replaceAll("'", '"'));
     });
-    const { recording, i, j } = relayed(pristine);
+    const { recording, i, j } = relayed(pristine());
     expect(problems).toContain(mismatchIn(recording));
     expect(problems).toMatch(
       new RegExp(`contents\\[${i}\\]\\.parts\\[${j}\\]\\.text: strings differ at character \\d+`),
     );
   });
 
-  it("reports transfer targets listed in another order in the system instruction", async () => {
+  it("reports transfer targets listed in another order in the system instruction, at the first moved line", async () => {
+    const blocks =
+      instructionOf(firstLlm(pristine())).match(/Agent name: .*\nAgent description: .*\n/g) ?? [];
+    const [a, b] = blocks;
+    if (!a || !b) throw new Error(`${CASE_ID}'s first request offers fewer than two targets`);
     const problems = await problemsAfter((files) => {
       const config = configOf(firstLlm(files));
-      const blocks = instructionOf(firstLlm(files)).match(/Agent name: .*\nAgent description: .*\n/g) ?? [];
-      const [a, b] = blocks;
-      if (!a || !b) throw new Error("the first request offers fewer than two targets");
       config.system_instruction = instructionOf(firstLlm(files))
         .replace(a, "\0")
         .replace(b, a)
         .replace("\0", b);
     });
-    expect(problems).toContain(mismatchIn(firstLlm(pristine)));
-    expect(problems).toMatch(/transfer target #\d \S+ .* is missing or out of order/);
+    const line =
+      instructionOf(firstLlm(pristine()))
+        .split("\n")
+        .indexOf(a.split("\n")[0] ?? "") + 1;
+    expect(problems).toContain(mismatchIn(firstLlm(pristine())));
+    expect(problems).toContain(
+      `config.system_instruction differs from the recording at line ${line}: ` +
+        `expected ${JSON.stringify(b.split("\n")[0])}, got ${JSON.stringify(a.split("\n")[0])}`,
+    );
+  });
+
+  it("reports one changed character of the recorded system instruction", async () => {
+    const problems = await problemsAfter((files) => {
+      const config = configOf(firstLlm(files));
+      config.system_instruction = instructionOf(firstLlm(files)).replace(
+        "You are an agent.",
+        "You are an agent!",
+      );
+    });
+    expect(problems).toContain(mismatchIn(firstLlm(pristine())));
+    expect(problems).toMatch(
+      /config\.system_instruction differs from the recording at line \d+: expected "You are an agent! /,
+    );
   });
 
   it("reports a parent sentence Baton sends but the recording lacks", async () => {
     const withParent = (files: CaseFiles) => {
       const found = llmRecordings(files).find((r) => /transfer to your parent agent/.test(instructionOf(r)));
-      if (!found) throw new Error("no recorded request with a parent sentence");
+      if (!found) throw new Error(`no recorded request of ${CASE_ID} with a parent sentence`);
       return found;
     };
     const problems = await problemsAfter((files) => {
       const recording = withParent(files);
       configOf(recording).system_instruction = instructionOf(recording).replace(
-        /\n\nIf neither you .*\./,
+        /\nIf neither you .*\.\n$/,
         "",
       );
     });
-    expect(problems).toContain(mismatchIn(withParent(pristine)));
-    expect(problems).toContain("has a parent sentence the recording lacks");
+    expect(problems).toContain(mismatchIn(withParent(pristine())));
+    expect(problems).toMatch(
+      /at line \d+: expected \(end of text\), got "If neither you nor the other agents are best for the question, transfer to your parent agent \w+\."/,
+    );
   });
 
   it("reports a request setting Baton does not send", async () => {
@@ -150,7 +189,7 @@ describe("the replay checks report a corrupted recording", () => {
   });
 
   it("reports a model call with no recording left", async () => {
-    const last = llmRecordings(pristine).at(-1);
+    const last = llmRecordings(pristine()).at(-1);
     const problems = await problemsAfter((files) => {
       files.recordings.recordings.splice(
         files.recordings.recordings.lastIndexOf(llmRecordings(files).at(-1) ?? firstLlm(files)),
@@ -210,17 +249,35 @@ describe("the conformance loader and stand-ins fail loudly", () => {
     );
   });
 
-  it("keeps the YAML instruction verbatim and resolves config_path relative to the file", () => {
-    const root = loadAgentTree(CONFORMANCE_DIR, pristine.spec.agent, noCallbacks);
-    const sub = root.subAgents[0];
-    expect(root.config.instruction).toMatch(/\n$/);
-    expect(sub?.parentAgent).toBe(root);
-  });
+  it.skipIf(skipped !== undefined)(
+    "keeps the YAML instruction verbatim and resolves config_path relative to the file",
+    () => {
+      const root = loadAgentTree(CONFORMANCE_DIR, pristine().spec.agent, noCallbacks);
+      const sub = root.subAgents[0];
+      expect(root.config.instruction).toMatch(/\n$/);
+      expect(sub?.parentAgent).toBe(root);
+    },
+  );
 
   it("fails with the expected location when the data folder is missing", () => {
     expect(() => discoverCases(join(scratch, "nowhere"))).toThrow(
       /ADK conformance data not found: expected .*nowhere/,
     );
+  });
+
+  it("skips the replay for missing data only when BATON_REQUIRE_CONFORMANCE is not 1", () => {
+    const nowhere = join(scratch, "nowhere");
+    expect(skipReason({}, nowhere)).toMatch(/no conformance data at .*nowhere.*BATON_REQUIRE_CONFORMANCE=1/);
+    expect(skipReason({ BATON_REQUIRE_CONFORMANCE: "1" }, nowhere)).toBeUndefined();
+  });
+
+  it("names the case it cannot find", () => {
+    mkdirSync(join(scratch, "data", "tests", "core", "only_case"), { recursive: true });
+    writeFileSync(join(scratch, "data", "tests", "core", "only_case", "spec.yaml"), "");
+    expect(() => caseNamed("core/other_case", join(scratch, "data"))).toThrow(
+      /conformance case core\/other_case not found under .*data.tests/,
+    );
+    expect(skipReason({}, join(scratch, "data"))).toBeUndefined();
   });
 
   it("throws if the stand-in model is ever called", async () => {

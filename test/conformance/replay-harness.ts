@@ -47,7 +47,7 @@ export class ReplayHarness {
     const { turn, index, recording } = this.#next(ctx, "llm");
     const llm: LlmRecording | undefined = recording.llm_recording;
     if (!llm) throw this.#fail("unreachable: an llm slot without llm_recording");
-    const problems = requestProblems(request, llm.llm_request, agent, ctx.invocation.rootAgent);
+    const problems = requestProblems(request, llm.llm_request, agent);
     if (problems.length > 0) {
       throw this.#fail(
         `LLM request mismatch in turn ${turn} for agent '${agent.name}' (index ${index}):\n  ${problems.join("\n  ")}`,

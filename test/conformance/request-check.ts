@@ -1,4 +1,3 @@
-import type { BaseAgent } from "../../src/agents/base-agent.js";
 import type { LlmAgent } from "../../src/agents/llm-agent.js";
 import type { LlmRequest } from "../../src/models/llm-request.js";
 import { TRANSFER_TOOL_NAME } from "../../src/transfer/constants.js";
@@ -101,14 +100,9 @@ const modelIdOf = (agent: LlmAgent): string | undefined => {
 
 /**
  * Every way Baton's live request differs from the recorded `llm_request` (Python's `_ConformanceTestGemini`
- * check, ported): model, contents, tool declarations, and the system instruction checked structurally.
+ * check, ported): model, contents, tool declarations (Python's normalisation), and the system instruction, exactly.
  */
-export function requestProblems(
-  live: LlmRequest,
-  recorded: RecordedLlmRequest,
-  agent: LlmAgent,
-  root: BaseAgent,
-): string[] {
+export function requestProblems(live: LlmRequest, recorded: RecordedLlmRequest, agent: LlmAgent): string[] {
   const problems: string[] = [];
   if (recorded.model !== undefined && recorded.model !== modelIdOf(agent)) {
     problems.push(`model: recorded ${recorded.model}, agent has ${modelIdOf(agent)}`);
@@ -130,7 +124,7 @@ export function requestProblems(
   problems.push(...differences(tools, live.tools.map(normalizeDeclaration), "tools"));
   const instruction = config.system_instruction;
   if (typeof instruction === "string")
-    problems.push(...instructionProblems(live.systemInstruction, instruction, agent, root));
+    problems.push(...instructionProblems(live.systemInstruction, instruction));
   else if (instruction !== undefined)
     problems.push("config.system_instruction is not a string (unsupported)");
   else if (live.systemInstruction !== "")

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentNode } from "../../../src/router/agent-node.js";
 import { transferTargets } from "../../../src/router/transfer-targets.js";
-import { transferInstruction } from "../../../src/transfer/transfer-instruction.js";
+import { readTransferTargets, transferInstruction } from "../../../src/transfer/transfer-instruction.js";
 import { agentIn, llm, T1 } from "../fixtures/tree-t1.js";
 
 const instructionFor = (agent: AgentNode) => transferInstruction(agent, transferTargets(agent));
@@ -27,15 +27,34 @@ describe("transferInstruction", () => {
 
   it("names the valid agents sorted in the NOTE line (T06)", () => {
     expect(instructionFor(agentIn(T1, "billing"))).toContain(
-      "NOTE: the only valid agent names are `faq`, `pipeline`, `refunds`, `remote`, `root`, `solo`.",
+      "**NOTE**: the only available agents for `transfer_to_agent` function are\n" +
+        "`faq`, `pipeline`, `refunds`, `remote`, `root`, `solo`.\n",
     );
   });
 
-  it("tells the model to answer itself when it fits, and to call only the function when transferring", () => {
-    const text = instructionFor(T1);
-    expect(text).toMatch(/best agent for the question, answer it yourself/);
-    expect(text).toContain("`transfer_to_agent`");
-    expect(text).toContain("output nothing besides the function call");
+  it("writes ADK Python's text verbatim, line breaks included", () => {
+    const parent = llm("desk", { description: "Front desk." }, [
+      llm("tax", { description: "Taxes." }),
+      llm("visa", { description: "Visas." }),
+    ]);
+    expect(instructionFor(agentIn(parent, "tax"))).toBe(
+      "\nYou have a list of other agents to transfer to:\n\n\n" +
+        "Agent name: desk\nAgent description: Front desk.\n\n\n" +
+        "Agent name: visa\nAgent description: Visas.\n\n\n" +
+        "If you are the best to answer the question according to your description,\nyou can answer it.\n\n" +
+        "If another agent is better for answering the question according to its\n" +
+        "description, call `transfer_to_agent` function to transfer the question to that\n" +
+        "agent. When transferring, do not generate any text other than the function\ncall.\n\n" +
+        "**NOTE**: the only available agents for `transfer_to_agent` function are\n`desk`, `visa`.\n\n" +
+        "If neither you nor the other agents are best for the question, transfer to your parent agent desk.\n",
+    );
+  });
+
+  it.each(["root", "billing", "step1"])("reads back the targets it states for %s, in order", (name) => {
+    const agent = agentIn(T1, name);
+    expect(readTransferTargets(`Some instruction.\n\n${instructionFor(agent)}`)).toEqual(
+      transferTargets(agent).map((t) => ({ name: t.name, description: t.description })),
+    );
   });
 
   it.each([

@@ -13,6 +13,10 @@ export interface FakeCall {
   stream: boolean;
   /** The text of the newest message in the request. */
   lastMessage: string;
+  /** The text of the system message(s): the instruction the agent built. */
+  system: string;
+  /** The sampling and output settings the request carried (`temperature`, `max_tokens`, `response_format`…). */
+  settings: Record<string, unknown>;
   status: number;
 }
 

@@ -14,6 +14,21 @@ export interface ChatRequest {
   stream?: boolean;
   messages: ChatMessage[];
   tools?: ChatTool[];
+  [setting: string]: unknown;
+}
+
+/** Everything but the conversation and its framing: what the generation config turned into. */
+export function settingsOf(request: ChatRequest): Record<string, unknown> {
+  const {
+    model: _m,
+    stream: _s,
+    stream_options: _o,
+    messages: _msgs,
+    tools: _t,
+    tool_choice: _c,
+    ...rest
+  } = request;
+  return rest;
 }
 
 /** What the fake says: text, or one tool call. */

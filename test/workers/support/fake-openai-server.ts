@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type FakeCall, type FakeCallLog, parseFakeOptions } from "./fake-model-protocol.js";
-import { type ChatRequest, chunks, completion, replyTo, textOf } from "./fake-openai-replies.js";
+import { type ChatRequest, chunks, completion, replyTo, settingsOf, textOf } from "./fake-openai-replies.js";
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const parts: Buffer[] = [];
@@ -55,6 +55,11 @@ async function handle(log: CallLog, req: IncomingMessage, res: ServerResponse): 
       model: request.model,
       stream: request.stream === true,
       lastMessage: textOf(request.messages.at(-1)),
+      system: request.messages
+        .filter((m) => m.role === "system")
+        .map(textOf)
+        .join("\n"),
+      settings: settingsOf(request),
       status: down ? 503 : 200,
     };
     entry.calls.push(call);

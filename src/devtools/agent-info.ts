@@ -1,0 +1,44 @@
+import type { BaseAgent } from "../agents/base-agent.js";
+import { LlmAgent } from "../agents/llm-agent.js";
+import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
+
+/** One agent of the tree as ADK's dev UI reads it (`/dev/apps/:app/build_graph`, snake_case like ADK). */
+export interface AgentInfo {
+  name: string;
+  type: "agent";
+  description?: string;
+  model?: string;
+  tools?: { name: string; type: "tool" }[];
+  sub_agents?: AgentInfo[];
+}
+
+/** The user's tools of an agent: the transfer tool is Baton's own and appears as edges instead. */
+export function toolNamesOf(agent: BaseAgent): string[] {
+  if (!(agent instanceof LlmAgent)) return [];
+  return [...agent.toolsByName.keys()].filter((name) => name !== TRANSFER_TOOL_NAME);
+}
+
+/** A model string as written, or the provider's model id for an AI SDK `LanguageModel` object. */
+export function modelNameOf(agent: BaseAgent): string | undefined {
+  if (!(agent instanceof LlmAgent)) return undefined;
+  const model = agent.resolvedModel;
+  if (model === undefined) return undefined;
+  return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
+}
+
+/** The tree from `agent` down, in the shape of adk-devtools' `serializeAgent`. */
+export function agentInfo(agent: BaseAgent): AgentInfo {
+  const tools = toolNamesOf(agent).map((name) => ({ name, type: "tool" as const }));
+  const model = modelNameOf(agent);
+  return {
+    name: agent.name,
+    type: "agent",
+    ...(agent.description ? { description: agent.description } : {}),
+    ...(model === undefined ? {} : { model }),
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(agent.subAgents.length > 0 ? { sub_agents: agent.subAgents.map(agentInfo) } : {}),
+  };
+}
+
+/** `GET /dev/apps/:app/build_graph`: `{name, root_agent}`. */
+export const appInfo = (name: string, root: BaseAgent) => ({ name, root_agent: agentInfo(root) });

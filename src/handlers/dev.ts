@@ -1,0 +1,74 @@
+import { Hono } from "hono";
+import { BatonError } from "../core/errors.js";
+import { agentGraphDot } from "../devtools/agent-graph.js";
+import { appInfo } from "../devtools/agent-info.js";
+import { eventHighlights } from "../devtools/event-highlights.js";
+import { appNamed } from "./app-lookup.js";
+import type { HonoEnv } from "./types.js";
+
+/** ADK dev UI features Baton does not have; each answers 501 with a sentence the UI can show. */
+const UNSUPPORTED: readonly [path: string, feature: string][] = [
+  ["/dev/apps/:app/eval_sets/*", "Evaluations"],
+  ["/dev/apps/:app/eval_sets", "Evaluations"],
+  ["/dev/apps/:app/eval-sets", "Evaluations"],
+  ["/dev/apps/:app/eval_results/*", "Evaluations"],
+  ["/dev/apps/:app/eval_results", "Evaluations"],
+  ["/dev/apps/:app/metrics-info", "Evaluations"],
+  ["/apps/:app/eval_sets/*", "Evaluations"],
+  ["/apps/:app/eval_sets", "Evaluations"],
+  ["/apps/:app/eval-sets/*", "Evaluations"],
+  ["/apps/:app/eval-sets", "Evaluations"],
+  ["/apps/:app/eval_results/*", "Evaluations"],
+  ["/apps/:app/eval_results", "Evaluations"],
+  ["/apps/:app/eval-results/*", "Evaluations"],
+  ["/apps/:app/eval-results", "Evaluations"],
+  ["/apps/:app/metrics-info", "Evaluations"],
+  ["/dev/apps/:app/builder/*", "The agent builder"],
+  ["/dev/apps/:app/builder", "The agent builder"],
+  ["/dev/apps/:app/tests/*", "Agent tests"],
+  ["/dev/apps/:app/tests", "Agent tests"],
+  ["/apps/:app/users/:user/sessions/:session/artifacts/*", "Artifacts"],
+  ["/apps/:app/users/:user/sessions/:session/artifacts", "Artifacts"],
+];
+
+/**
+ * What ADK's dev UI calls besides chatting: the app's agent tree (`build_graph`), the tree as DOT text
+ * (`build_graph_image`, rendered by the UI), the tree with one event's path lit up, and clear refusals
+ * for features Baton does not have.
+ */
+export const dev = new Hono<HonoEnv>()
+  .get("/dev/apps/:app/build_graph", (c) => {
+    const app = appNamed(c, c.req.param("app"));
+    return c.json(appInfo(app.name, app.rootAgent));
+  })
+  .get("/dev/apps/:app/build_graph_image", (c) => {
+    const app = appNamed(c, c.req.param("app"));
+    const path = c.req.query("node") ?? "";
+    const names = path.split("/").filter((part) => part !== "" && part !== app.rootAgent.name);
+    let target = app.rootAgent;
+    for (const name of names) {
+      const next = target.subAgents.find((sub) => sub.name === name);
+      if (!next) throw new BatonError("not_found", `Node not found: ${path}`);
+      target = next;
+    }
+    const dotSrc = agentGraphDot(target, { darkMode: c.req.query("dark_mode") === "true" });
+    return c.json({ [path]: { dotSrc }, dotSrc });
+  });
+
+for (const prefix of ["", "/dev"]) {
+  dev.get(`${prefix}/apps/:app/users/:user/sessions/:session/events/:event/graph`, async (c) => {
+    const { app, user, session: sessionId, event: eventId } = c.req.param();
+    const { rootAgent } = appNamed(c, app);
+    const session = await c.var.deps.sessionStore.getSession({ appName: app, userId: user, sessionId });
+    if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
+    const event = session.events.find((e) => e.id === eventId);
+    if (!event) throw new BatonError("not_found", `Event not found: ${eventId}`);
+    return c.json({ dotSrc: agentGraphDot(rootAgent, { highlights: eventHighlights(event) }) });
+  });
+}
+
+for (const [path, feature] of UNSUPPORTED) {
+  dev.all(path, () => {
+    throw new BatonError("not_supported", `${feature}: not supported by Baton (an ADK dev UI feature).`);
+  });
+}
