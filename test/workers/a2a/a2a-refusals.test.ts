@@ -161,7 +161,9 @@ describe("the agent card of /a2a/:app", () => {
       demoApp.rootAgent.subAgents.map((a) => [a.name, a.description]),
     );
     expect(card.securitySchemes).toBeUndefined();
-    expect(await (await fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent.json`)).json()).toEqual(card);
+    expect(
+      CardSchema.parse(await (await fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent.json`)).json()),
+    ).toEqual(card);
     expect((await fetchImpl(`${BASE_URL}/a2a/nope/.well-known/agent-card.json`)).status).toBe(404);
   });
 });
