@@ -5,7 +5,7 @@ import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
 import { systemServices } from "../runner/system-services.js";
-import { appNamed } from "./app-lookup.js";
+import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
 import { BATON_VERSION } from "./meta.js";
 import type { HonoEnv } from "./types.js";
@@ -25,7 +25,7 @@ export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) =>
 );
 
 function cardOf(c: Context<HonoEnv>) {
-  const app = appNamed(c, c.req.param("app") ?? "");
+  const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");
   const url = `${new URL(c.req.url).origin}/a2a/${app.name}`;
   return buildAgentCard(app, { url, bearer: tokensOf(c.env.API_TOKENS).length > 0, version: BATON_VERSION });
 }
@@ -37,7 +37,7 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
     throw new BatonError("internal", "A2A needs a task store: give createAdkApi's deps a taskStore.");
   const services = { ...systemServices(), ...deps.services };
   return {
-    app: appNamed(c, c.req.param("app") ?? ""),
+    app: findApp(c.var.deps.apps, c.req.param("app") ?? ""),
     card: cardOf(c),
     sessionStore: deps.sessionStore,
     taskStore,

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { a2aCards, a2aRpc } from "./a2a.js";
+import { resolveApp } from "./app-lookup.js";
 import { requireToken } from "./auth.js";
 import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
@@ -41,6 +42,7 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
         ),
     }),
   );
+  api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", run);

@@ -3,7 +3,7 @@ import { BatonError } from "../core/errors.js";
 import { agentGraphDot } from "../devtools/agent-graph.js";
 import { appInfo } from "../devtools/agent-info.js";
 import { eventHighlights } from "../devtools/event-highlights.js";
-import { appNamed } from "./app-lookup.js";
+import { findApp } from "./app-lookup.js";
 import type { HonoEnv } from "./types.js";
 
 /** ADK dev UI features Baton does not have; each answers 501 with a sentence the UI can show. */
@@ -38,11 +38,11 @@ const UNSUPPORTED: readonly [path: string, feature: string][] = [
  */
 export const dev = new Hono<HonoEnv>()
   .get("/dev/apps/:app/build_graph", (c) => {
-    const app = appNamed(c, c.req.param("app"));
+    const app = findApp(c.var.deps.apps, c.req.param("app"));
     return c.json(appInfo(app.name, app.rootAgent));
   })
   .get("/dev/apps/:app/build_graph_image", (c) => {
-    const app = appNamed(c, c.req.param("app"));
+    const app = findApp(c.var.deps.apps, c.req.param("app"));
     const path = c.req.query("node") ?? "";
     const names = path.split("/").filter((part) => part !== "" && part !== app.rootAgent.name);
     let target = app.rootAgent;
@@ -58,7 +58,7 @@ export const dev = new Hono<HonoEnv>()
 for (const prefix of ["", "/dev"]) {
   dev.get(`${prefix}/apps/:app/users/:user/sessions/:session/events/:event/graph`, async (c) => {
     const { app, user, session: sessionId, event: eventId } = c.req.param();
-    const { rootAgent } = appNamed(c, app);
+    const { rootAgent } = findApp(c.var.deps.apps, app);
     const session = await c.var.deps.sessionStore.getSession({ appName: app, userId: user, sessionId });
     if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
     const event = session.events.find((e) => e.id === eventId);
