@@ -71,10 +71,32 @@ export async function handleJsonRpc(request: Request, handler: BatonA2aRequestHa
   const transport = legacy
     ? new LegacyJsonRpcTransportHandler(handler)
     : new JsonRpcTransportHandler(handler);
-  const result = await transport.handle(envelope.data, context);
+  const result = await transport.handle(legacy ? blockingByDefault(envelope.data) : envelope.data, context);
   if (!isStream(result)) return Response.json(result);
   return streamOrError(result, id, toError);
 }
+
+/**
+ * A 0.3 `message/send` whose configuration leaves out `blocking` is blocking, as the Python SDK reads it
+ * (a2a-js's 0.3 translation would make it return at once).
+ */
+function blockingByDefault(request: z.infer<typeof EnvelopeSchema>): z.infer<typeof EnvelopeSchema> {
+  const params = SendParamsSchema.safeParse(request.params);
+  if (
+    request.method !== "message/send" ||
+    !params.success ||
+    params.data.configuration.blocking !== undefined
+  )
+    return request;
+  return {
+    ...request,
+    params: { ...params.data, configuration: { ...params.data.configuration, blocking: true } },
+  };
+}
+
+const SendParamsSchema = z.looseObject({
+  configuration: z.looseObject({ blocking: z.boolean().optional() }),
+});
 
 function tooLarge(): Response {
   const message = `Invalid Request: the body is larger than ${MAX_A2A_BODY_BYTES} bytes.`;
