@@ -8,7 +8,13 @@ import type {
 } from "../core/task-store.js";
 import { TaskFeedHub } from "./task-feed-hub.js";
 import { afterWrite, endsFeed, judgeOpen, judgeWrite, snapshotEntry, updateEntry } from "./task-rules.js";
-import { SELECT_ACTIVE_TASK, SELECT_CANCELED_INVOCATION, SELECT_TASK, saveTask } from "./task-sql.js";
+import {
+  SELECT_ACTIVE_TASK,
+  SELECT_ANY_CANCELED,
+  SELECT_CANCELED_INVOCATION,
+  SELECT_TASK,
+  saveTask,
+} from "./task-sql.js";
 
 const encoder = new TextEncoder();
 const line = (entry: TaskFeedEntry): Uint8Array => encoder.encode(`${JSON.stringify(entry)}\n`);
@@ -20,6 +26,8 @@ const line = (entry: TaskFeedEntry): Uint8Array => encoder.encode(`${JSON.string
  */
 export class SessionTasks {
   readonly #hub = new TaskFeedHub();
+  /** Whether any task here was ever canceled; read once, then kept, so plain appends skip the lookup. */
+  #anyCanceled: boolean | undefined;
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
@@ -78,12 +86,15 @@ export class SessionTasks {
 
   /** The task whose cancel flagged this invocation, if any. */
   canceledBy(invocationId: string): string | undefined {
+    this.#anyCanceled ??= SELECT_ANY_CANCELED.first(this.storage.sql) !== undefined;
+    if (!this.#anyCanceled) return undefined;
     return SELECT_CANCELED_INVOCATION.first(this.storage.sql, invocationId)?.task_id;
   }
 
   #commit(current: TaskRecord, write: TaskWrite, options: TaskWriteOptions): TaskWriteResult {
     const record = afterWrite(current, write, options);
     this.storage.transactionSync(() => saveTask(this.storage.sql, record, write.update));
+    if (record.cancelRequested) this.#anyCanceled = true;
     this.#hub.publish(record.taskId, updateEntry(record.seq, record.phase, write));
     return { ok: true, record };
   }

@@ -59,6 +59,10 @@ export const SELECT_CANCELED_INVOCATION = new Query<[invocationId: string], { ta
   "SELECT task_id FROM tasks WHERE invocation_id = ? AND cancel_requested = 1 LIMIT 1",
   z.object({ task_id: z.string() }),
 );
+export const SELECT_ANY_CANCELED = new Query<[], { task_id: string }>(
+  "SELECT task_id FROM tasks WHERE cancel_requested = 1 LIMIT 1",
+  z.object({ task_id: z.string() }),
+);
 export const UPSERT_TASK = new Command<
   [taskId: string, invocationId: string, phase: TaskPhase, seq: number, snapshot: string, cancel: number]
 >(
