@@ -8,7 +8,9 @@ import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
 import { run } from "./run.js";
 import { sessions } from "./sessions.js";
+import { turns } from "./turns.js";
 import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
+import { webhooks } from "./webhooks.js";
 
 /** Requests larger than this get 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,9 +30,10 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
     c.set("deps", deps(c.env));
     await next();
   });
+  // Agent cards are public: clients read them to learn how to authenticate.
   api.route("/", a2aCards);
-  api.use(requireToken());
-  // A2A bodies get JSON-RPC errors, its own size check included, so it is mounted before the ADK limit.
+  // A2A checks its own body size to answer JSON-RPC errors, so it is mounted before the ADK limit.
+  api.use("/a2a/*", requireToken());
   api.route("/", a2aRpc);
   api.use(
     bodyLimit({
@@ -42,6 +45,10 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
         ),
     }),
   );
+  // Deliveries authenticate with their provider's signature, not an API token.
+  api.route("/", webhooks);
+  api.use(requireToken());
+  api.route("/", turns);
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);

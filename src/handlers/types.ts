@@ -2,6 +2,7 @@ import type { RunServices } from "../agents/invocation-context.js";
 import type { TaskStore } from "../core/task-store.js";
 import type { App } from "../runner/app.js";
 import type { SessionStore } from "../runner/session-store.js";
+import type { AcceptDeps } from "../webhooks/accept.js";
 
 /** The vars and secrets the HTTP layer reads; model keys and bindings ride along for the models. */
 export interface BatonBindings {
@@ -34,4 +35,6 @@ export interface ApiDeps {
   taskStore?: TaskStore;
   /** The user every A2A context belongs to; by default `A2A_USER_<contextId>`, as ADK does. */
   a2aUserId?: string;
+  /** The turn objects and the queue, when the Worker has their bindings. */
+  webhooks?: AcceptDeps;
 }
