@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import type { Part as A2aPart } from "@a2a-js/sdk";
 import { z } from "zod";
 import { FunctionCallSchema, FunctionResponseSchema, type Part } from "../../core/content.js";
