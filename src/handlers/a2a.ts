@@ -4,7 +4,6 @@ import { handleJsonRpc } from "../a2a/server/json-rpc.js";
 import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
-import { systemServices } from "../runner/system-services.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
 import { BATON_VERSION } from "./meta.js";
@@ -35,7 +34,7 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
   const { taskStore } = deps;
   if (!taskStore)
     throw new BatonError("internal", "A2A needs a task store: give createAdkApi's deps a taskStore.");
-  const services = { ...systemServices(), ...deps.services };
+  const { services } = deps;
   return {
     app: findApp(c.var.deps.apps, c.req.param("app") ?? ""),
     card: cardOf(c),

@@ -1,7 +1,7 @@
-import type { RunServices } from "../agents/invocation-context.js";
+import type { RunServices } from "../core/ports.js";
+import type { SessionStore } from "../core/session-store.js";
 import type { TaskStore } from "../core/task-store.js";
 import type { App } from "../runner/app.js";
-import type { SessionStore } from "../runner/session-store.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 
 /** The vars and secrets the HTTP layer reads; model keys and bindings ride along for the models. */
@@ -30,7 +30,8 @@ export type AppScopedEnv<B extends BatonBindings = BatonBindings> = {
 export interface ApiDeps {
   apps: ReadonlyMap<string, App>;
   sessionStore: SessionStore;
-  services: Partial<RunServices>;
+  /** Complete: `createWorker` wires the real ones (`defaultServices`), tests their own. */
+  services: RunServices;
   /** A2A tasks (`/a2a/:app`); the Durable Object store on Workers, the in-memory store in tests. */
   taskStore?: TaskStore;
   /** The user every A2A context belongs to; by default `A2A_USER_<contextId>`, as ADK does. */

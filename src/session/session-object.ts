@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { EventWindow } from "../core/session-store.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
 import type {
   TaskPayload,
@@ -10,7 +11,6 @@ import type {
   TaskWriteOptions,
   TaskWriteResult,
 } from "../core/task-store.js";
-import type { EventWindow } from "../runner/session-store.js";
 import { windowLimit } from "./event-window.js";
 import { judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";

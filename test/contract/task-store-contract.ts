@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionKey } from "../../src/core/session.js";
+import type { SessionStore } from "../../src/core/session-store.js";
 import type { TaskFeedEntry, TaskKey, TaskPhase, TaskStore } from "../../src/core/task-store.js";
-import type { SessionStore } from "../../src/runner/session-store.js";
 import { expectRefusal, freshApp, makeEvent } from "./fixtures.js";
 
 /** A store that keeps sessions and their tasks (the cancel flag spans both). */

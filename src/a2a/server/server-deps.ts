@@ -1,8 +1,8 @@
 import type { AgentCard } from "@a2a-js/sdk";
-import type { RunServices } from "../../agents/invocation-context.js";
+import type { RunServices } from "../../core/ports.js";
+import type { SessionStore } from "../../core/session-store.js";
 import type { TaskStore } from "../../core/task-store.js";
 import type { App } from "../../runner/app.js";
-import type { SessionStore } from "../../runner/session-store.js";
 
 /** What the A2A server needs for one request to one app. */
 export interface A2aServerDeps {

@@ -1,8 +1,7 @@
 import { BatonError } from "../../core/errors.js";
 import type { A2aServerDeps } from "./server-deps.js";
-import { encodeTask, encodeUpdate } from "./task-json.js";
+import { encodeUpdate } from "./task-json.js";
 import type { Step } from "./task-projection.js";
-import { phaseOf } from "./task-states.js";
 import type { StartedTask } from "./turn-start.js";
 
 /**

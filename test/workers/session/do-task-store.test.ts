@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { SessionStore } from "../../../src/core/session-store.js";
 import type { TaskStore } from "../../../src/core/task-store.js";
-import type { SessionStore } from "../../../src/runner/session-store.js";
 import { DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
 import { DurableObjectTaskStore } from "../../../src/session/do-task-store.js";
 import { SESSION_SQL_SCHEMA } from "../../../src/session/session-sql.js";
