@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   session_exists: refusal(409, "user"),
   session_busy: refusal(409, "user"),
   lease_lost: refusal(409, "internal"),
+  /** An append of a turn whose A2A task was canceled: the store recorded the cancel instead. */
+  turn_canceled: refusal(409, "user"),
   payload_too_large: refusal(413, "user"),
   not_supported: refusal(501, "user"),
   /** The app's own definition is wrong (agent names, model settings): the developer's to fix. */
@@ -59,6 +61,8 @@ export const ERROR_CODES = {
   A2A_REQUEST_FAILED: event(502, "upstream"),
   A2A_TIMEOUT: event(504, "upstream"),
   A2A_PROTOCOL_ERROR: event(502, "upstream"),
+  /** Recorded by the store in place of a canceled turn's next event (A2A `tasks/cancel`). */
+  TURN_CANCELED: event(409, "user"),
   INTERNAL_ERROR: event(500, "internal"),
   /** The turn's lease lapsed or was taken over, so what it did last could not be stored. */
   LEASE_LOST: event(409, "internal"),

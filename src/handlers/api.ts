@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { a2aCards, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
 import { requireToken } from "./auth.js";
 import { dev } from "./dev.js";
@@ -25,6 +26,15 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   api.get("/health", (c) => c.json({ status: "ok" }));
   // `npm run dev` serves ADK's dev UI as static assets under /dev-ui/ and sets DEV_UI (docs/decisions).
   api.get("/", (c, next) => (c.env.DEV_UI === "true" ? c.redirect("/dev-ui/") : next()));
+  api.use(async (c, next) => {
+    c.set("deps", deps(c.env));
+    await next();
+  });
+  // Agent cards are public: clients read them to learn how to authenticate.
+  api.route("/", a2aCards);
+  // A2A checks its own body size to answer JSON-RPC errors, so it is mounted before the ADK limit.
+  api.use("/a2a/*", requireToken());
+  api.route("/", a2aRpc);
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -35,10 +45,6 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
         ),
     }),
   );
-  api.use(async (c, next) => {
-    c.set("deps", deps(c.env));
-    await next();
-  });
   // Deliveries authenticate with their provider's signature, not an API token.
   api.route("/", webhooks);
   api.use(requireToken());

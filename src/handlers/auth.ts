@@ -6,7 +6,8 @@ const NOT_CONFIGURED =
   "No API tokens are configured. Set the API_TOKENS secret (comma-separated tokens) with " +
   "`wrangler secret put API_TOKENS`, or set the var ALLOW_UNAUTHENTICATED=true for local development only.";
 
-const tokensOf = (value: unknown): string[] =>
+/** The configured bearer tokens (`API_TOKENS`, comma-separated). */
+export const tokensOf = (value: unknown): string[] =>
   typeof value === "string"
     ? value
         .split(",")

@@ -3,6 +3,7 @@ import type { RunServices } from "../core/ports.js";
 import { defaultServices } from "../defaults.js";
 import type { App } from "../runner/app.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
+import { DurableObjectTaskStore } from "../session/do-task-store.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 import { consumeDeadLetters } from "../webhooks/dead-letter-consumer.js";
 import type { ConsumerDeps } from "../webhooks/turn-consumer.js";
@@ -25,6 +26,8 @@ export interface WorkerOptions {
   apps: readonly App[];
   /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
+  /** A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`). */
+  a2a?: { userId?: string };
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
 }
@@ -62,6 +65,8 @@ export function createWorker(options: WorkerOptions) {
     return {
       apps,
       sessionStore: new DurableObjectSessionStore(env),
+      taskStore: new DurableObjectTaskStore(env),
+      ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
       services: services(env),
       ...(webhooks ? { webhooks } : {}),
     };

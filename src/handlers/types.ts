@@ -1,5 +1,6 @@
 import type { RunServices } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
+import type { TaskStore } from "../core/task-store.js";
 import type { App } from "../runner/app.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 
@@ -31,6 +32,10 @@ export interface ApiDeps {
   sessionStore: SessionStore;
   /** Complete: `createWorker` wires the real ones (`defaultServices`), tests their own. */
   services: RunServices;
+  /** A2A tasks (`/a2a/:app`); the Durable Object store on Workers, the in-memory store in tests. */
+  taskStore?: TaskStore;
+  /** The user every A2A context belongs to; by default `A2A_USER_<contextId>`, as ADK does. */
+  a2aUserId?: string;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
 }

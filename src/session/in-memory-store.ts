@@ -1,13 +1,16 @@
 import { BatonError } from "../core/errors.js";
-import type { Event } from "../core/event.js";
+import { createEvent, type Event } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
+import type { TaskKey, TaskPayload, TaskStore, TaskWrite, TaskWriteOptions } from "../core/task-store.js";
 import { selectWindow } from "./event-window.js";
+import { InMemoryTasks } from "./in-memory-tasks.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
+import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 
 export interface InMemorySessionStoreOptions {
   /** Judges lease expiry and stamps `lastUpdateTime` on create. Defaults to `Date.now`. */
@@ -30,10 +33,10 @@ interface StoredSession {
 const scopeKey = (appName: string, userId: string): string => JSON.stringify([appName, userId]);
 
 /**
- * A `SessionStore` in process memory, for tests and Node. Everything it stores or returns is a deep copy,
- * so callers can never reach its state.
+ * A `SessionStore` and `TaskStore` in process memory, for tests and Node. Everything it stores or returns
+ * is a deep copy, so callers can never reach its state.
  */
-export class InMemorySessionStore implements SessionStore {
+export class InMemorySessionStore implements SessionStore, TaskStore {
   readonly #clock: Clock;
   readonly #ids: IdSource;
   readonly #leaseTtlMs: number;
@@ -41,6 +44,7 @@ export class InMemorySessionStore implements SessionStore {
   readonly #users = new Map<string, StateMap>();
   /** (app, user) → session id → session, in creation order. */
   readonly #sessions = new Map<string, Map<string, StoredSession>>();
+  readonly #tasks = new InMemoryTasks();
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.#clock = options.clock ?? { now: () => Date.now() };
@@ -98,6 +102,20 @@ export class InMemorySessionStore implements SessionStore {
     const verdict = judgeLease(stored.lease, options?.lease, now);
     if (verdict !== "ok") throw leaseError(verdict, key.sessionId);
     if (stored.lease && options?.lease !== undefined) stored.lease.expiresAt = now + this.#leaseTtlMs;
+    const canceled = this.#tasks.canceledBy(key, event.invocationId);
+    if (canceled !== undefined) {
+      const { invocationId, author } = event;
+      const env = { ids: this.#ids, clock: this.#clock };
+      this.#append(
+        key,
+        stored,
+        createEvent(
+          { invocationId, author, errorCode: "TURN_CANCELED", errorMessage: CANCELED_TURN_MESSAGE },
+          env,
+        ),
+      );
+      throw new BatonError("turn_canceled", `Task ${canceled} was canceled; its turn stops here`);
+    }
     return this.#append(key, stored, event);
   }
 
@@ -130,6 +148,32 @@ export class InMemorySessionStore implements SessionStore {
   async endTurn(key: SessionKey, lease: string): Promise<void> {
     const stored = this.#find(key);
     if (stored?.lease?.token === lease) stored.lease = null;
+  }
+
+  async openTask(key: TaskKey, invocationId: string, write: TaskWrite) {
+    return this.#find(key)
+      ? this.#tasks.open(key, invocationId, write)
+      : { ok: false as const, reason: "missing" as const };
+  }
+
+  async getTask(key: TaskKey) {
+    return this.#tasks.get(key) ?? null;
+  }
+
+  async writeTask(key: TaskKey, write: TaskWrite, options: TaskWriteOptions = {}) {
+    return this.#tasks.write(key, write, options);
+  }
+
+  async publishTask(key: TaskKey, update: TaskPayload): Promise<void> {
+    this.#tasks.publish(key, update);
+  }
+
+  async followTask(key: TaskKey) {
+    return this.#tasks.follow(key);
+  }
+
+  async activeTask(key: SessionKey) {
+    return this.#tasks.active(key);
   }
 
   /** Stores a non-partial event and applies its delta to the three scopes; returns a copy of what was stored. */

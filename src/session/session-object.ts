@@ -1,9 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { BatonError } from "../core/errors.js";
-import type { Event } from "../core/event.js";
+import { createEvent, type Event } from "../core/event.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { EventWindow } from "../core/session-store.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
+import type {
+  TaskPayload,
+  TaskRecord,
+  TaskWrite,
+  TaskWriteOptions,
+  TaskWriteResult,
+} from "../core/task-store.js";
 import { windowLimit } from "./event-window.js";
 import { judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -20,8 +27,10 @@ import {
   type SessionRow,
   TOUCH_SESSION,
 } from "./session-sql.js";
+import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
 import { readState, writeState } from "./state-table.js";
+import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 
 /** `lease` is the presented lease, if any; a matching live lease is renewed for `leaseTtlMs`. */
 export interface AppendInput {
@@ -52,8 +61,11 @@ const leaseOf = (row: SessionRow): Lease | null =>
  * Leases are judged by this object's clock.
  */
 export class SessionObject extends DurableObject {
+  readonly #tasks: SessionTasks;
+
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
+    this.#tasks = new SessionTasks(ctx.storage);
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, SESSION_SQL_SCHEMA));
   }
 
@@ -94,6 +106,8 @@ export class SessionObject extends DurableObject {
     const verdict = judgeLease(leaseOf(row), input.lease, now);
     if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
     const { lease } = input;
+    const canceled = this.#tasks.canceledBy(input.event.invocationId);
+    if (canceled !== undefined) return this.#recordCancel(input.event, canceled);
     return this.#write(input.event, () => {
       if (lease !== undefined) SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs);
     });
@@ -135,6 +149,32 @@ export class SessionObject extends DurableObject {
     RELEASE_LEASE.run(this.#sql, lease);
   }
 
+  /** `TaskStore.openTask` for this session. */
+  openTask(taskId: string, invocationId: string, write: TaskWrite): TaskWriteResult {
+    return this.#row() ? this.#tasks.open(taskId, invocationId, write) : { ok: false, reason: "missing" };
+  }
+
+  getTask(taskId: string): TaskRecord | null {
+    return this.#tasks.get(taskId) ?? null;
+  }
+
+  writeTask(taskId: string, write: TaskWrite, options: TaskWriteOptions): TaskWriteResult {
+    return this.#tasks.write(taskId, write, options);
+  }
+
+  publishTask(taskId: string, update: TaskPayload): void {
+    this.#tasks.publish(taskId, update);
+  }
+
+  /** The task's feed as NDJSON (`TaskFeedEntry` per line), or `null` when the task does not exist. */
+  followTask(taskId: string): ReadableStream<Uint8Array> | null {
+    return this.#tasks.follow(taskId);
+  }
+
+  activeTask(): string | null {
+    return this.#tasks.active();
+  }
+
   /** Deletes everything, then lays the empty schema down again so the same id can be created anew. */
   async destroy(): Promise<void> {
     await this.ctx.storage.deleteAll();
@@ -160,6 +200,22 @@ export class SessionObject extends DurableObject {
       alsoWrite();
       return ok(null);
     });
+  }
+
+  /**
+   * A canceled turn's next append: the event is dropped and an error event by the same author records the
+   * cancel in its place (the turn's last stored event), and the append is refused with `turn_canceled`.
+   */
+  #recordCancel(refused: Event, taskId: string): RpcResult<null> {
+    const env = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
+    const fields = { invocationId: refused.invocationId, author: refused.author };
+    const marker = createEvent(
+      { ...fields, errorCode: "TURN_CANCELED", errorMessage: CANCELED_TURN_MESSAGE },
+      env,
+    );
+    const written = this.#write(marker, () => undefined);
+    if (!written.ok) return written;
+    return refuse(new BatonError("turn_canceled", `Task ${taskId} was canceled; its turn stops here`));
   }
 
   #snapshot(window: EventWindow): RpcResult<SessionRecord> {

@@ -2,10 +2,12 @@ import { z } from "zod";
 import { type Event, EventSchema } from "../core/event.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
+import { TASK_TABLES_SQL } from "./task-sql.js";
 
 /**
  * The session object's schema, as migration steps (step i takes version i to i + 1). Events are ordered by
  * `seq`, the append sequence, never by their timestamps. The single `session` row holds the key, times and lease.
+ * Step 2 adds the A2A tasks (`task-sql.ts`).
  */
 export const SESSION_SQL_SCHEMA: readonly string[] = [
   `CREATE TABLE session (
@@ -25,6 +27,7 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
      timestamp REAL NOT NULL,
      json TEXT NOT NULL
    );`,
+  TASK_TABLES_SQL,
 ];
 
 const SessionRowSchema = z.object({

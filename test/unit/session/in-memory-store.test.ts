@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InMemorySessionStore } from "../../../src/session/in-memory-store.js";
 import { describeSessionStoreContract } from "../../contract/session-store-contract.js";
+import { describeTaskStoreContract } from "../../contract/task-store-contract.js";
 
 const LEASE_TTL_MS = 60_000;
 
@@ -52,3 +53,5 @@ describe("InMemorySessionStore", () => {
     await expect(store.beginTurn(key, { ...userEvent, id: "ev-3" })).resolves.toBeDefined();
   });
 });
+
+describeTaskStoreContract("InMemorySessionStore", () => new InMemorySessionStore());

@@ -1,0 +1,90 @@
+import { AgentCard } from "@a2a-js/sdk";
+import { z } from "zod";
+import type { App } from "../../runner/app.js";
+
+/** The protocol versions served on the one JSON-RPC URL, told apart by the `A2A-Version` header. */
+export const SERVED_VERSIONS = ["1.0", "0.3"] as const;
+
+export interface CardOptions {
+  /** The app's JSON-RPC URL (`…/a2a/:app`). */
+  url: string;
+  /** Tokens are on: the card declares the bearer scheme. */
+  bearer: boolean;
+  version: string;
+}
+
+/**
+ * The app's card, from its root agent: name, description, one skill per sub-agent (or the root's own when
+ * it has none). The interfaces list the same JSON-RPC URL for 1.0 and 0.3.
+ */
+export function buildAgentCard(app: App, options: CardOptions): AgentCard {
+  const root = app.rootAgent;
+  const agents = root.subAgents.length > 0 ? root.subAgents : [root];
+  const bearer = options.bearer
+    ? {
+        bearer: {
+          scheme: {
+            $case: "httpAuthSecurityScheme" as const,
+            value: { description: "API token", scheme: "bearer", bearerFormat: "" },
+          },
+        },
+      }
+    : {};
+  return {
+    name: root.name,
+    description: root.description || `The Baton app ${app.name}`,
+    supportedInterfaces: SERVED_VERSIONS.map((protocolVersion) => ({
+      url: options.url,
+      protocolBinding: "JSONRPC",
+      tenant: "",
+      protocolVersion,
+    })),
+    provider: undefined,
+    version: options.version,
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: bearer,
+    securityRequirements: options.bearer ? [{ schemes: { bearer: { list: [] } } }] : [],
+    defaultInputModes: ["text/plain", "application/json"],
+    defaultOutputModes: ["text/plain", "application/json"],
+    skills: agents.map((agent) => ({
+      id: agent.name,
+      name: agent.name,
+      description: agent.description || `The ${agent.name} agent`,
+      tags: agent === root ? ["llm"] : ["sub_agent"],
+      examples: [],
+      inputModes: [],
+      outputModes: [],
+      securityRequirements: [],
+    })),
+    signatures: [],
+  };
+}
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * The card as served: A2A 1.0 ProtoJSON plus the 0.3 fields (`url`, `preferredTransport`,
+ * `protocolVersion`, `security`, typed `securitySchemes`), so clients of either version read it. Each
+ * security scheme carries both shapes: 1.0 readers take `httpAuthSecurityScheme`, 0.3 readers `type`.
+ */
+export function cardJson(card: AgentCard): Record<string, unknown> {
+  const json = JsonObject.parse(AgentCard.toJSON(card));
+  const schemes = JsonObject.parse(json.securitySchemes ?? {});
+  const legacySchemes = Object.fromEntries(
+    Object.entries(schemes).map(([name, scheme]) => [
+      name,
+      { type: "http", scheme: "bearer", ...JsonObject.parse(scheme) },
+    ]),
+  );
+  const bearer = Object.keys(schemes).length > 0;
+  return {
+    ...json,
+    url: card.supportedInterfaces[0]?.url,
+    preferredTransport: "JSONRPC",
+    protocolVersion: "0.3",
+    capabilities: { ...JsonObject.parse(json.capabilities ?? {}), stateTransitionHistory: false },
+    ...(bearer
+      ? { securitySchemes: legacySchemes, security: Object.keys(schemes).map((name) => ({ [name]: [] })) }
+      : {}),
+  };
+}

@@ -1,0 +1,146 @@
+import { A2A_VERSION_HEADER, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
+import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+import { A2A_ERROR_CODE, ContentTypeNotSupportedError, toJsonRpcError } from "@a2a-js/sdk/errors";
+import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
+import { z } from "zod";
+import type { BatonA2aRequestHandler } from "./request-handler.js";
+
+/** Requests larger than this are refused before they are parsed. */
+export const MAX_A2A_BODY_BYTES = 1024 * 1024;
+
+type RpcId = string | number | null;
+
+/** A JSON-RPC 2.0 request envelope (JSON-RPC §4): the transport handlers check the params. */
+const EnvelopeSchema = z.object({
+  jsonrpc: z.literal("2.0"),
+  method: z.string().min(1),
+  id: z.union([z.string(), z.number().int(), z.null()]).optional(),
+  params: z.unknown().optional(),
+});
+
+const rpcError = (id: RpcId, code: number, message: string, status = 200): Response =>
+  Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
+
+const idOf = (body: unknown): RpcId => {
+  const parsed = z.object({ id: z.union([z.string(), z.number(), z.null()]) }).safeParse(body);
+  return parsed.success ? parsed.data.id : null;
+};
+
+/**
+ * One JSON-RPC call to an app's A2A endpoint. The `A2A-Version` header picks the method family (missing
+ * means 0.3, as in a2a-js); the SDK's transport handlers parse params and shape results and errors. Every
+ * refusal is a JSON-RPC error with the code the spec names, answered before anything runs.
+ */
+export async function handleJsonRpc(request: Request, handler: BatonA2aRequestHandler): Promise<Response> {
+  const size = Number(request.headers.get("content-length") ?? "0");
+  if (size > MAX_A2A_BODY_BYTES) return tooLarge();
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (contentType && contentType !== "application/json" && contentType !== "application/a2a+json") {
+    const error = new ContentTypeNotSupportedError(
+      `Unsupported Content-Type "${contentType}"; send application/json.`,
+    );
+    return Response.json({ jsonrpc: "2.0", id: null, error: toJsonRpcError(error) });
+  }
+  const raw = await request.text();
+  if (new TextEncoder().encode(raw).byteLength > MAX_A2A_BODY_BYTES) return tooLarge();
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return rpcError(null, A2A_ERROR_CODE.PARSE_ERROR, "Parse error: the body is not valid JSON.");
+  }
+  const envelope = EnvelopeSchema.safeParse(body);
+  if (!envelope.success)
+    return rpcError(
+      idOf(body),
+      A2A_ERROR_CODE.INVALID_REQUEST,
+      "Invalid Request: not a JSON-RPC 2.0 request object.",
+    );
+  const id = envelope.data.id ?? null;
+  const version = request.headers.get(A2A_VERSION_HEADER) || "0.3";
+  const legacy = version === "0.3";
+  const toError = legacy
+    ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+    : JsonRpcTransportHandler.mapToJSONRPCError;
+  try {
+    validateVersion(version, await handler.getAgentCard(), "JSONRPC");
+  } catch (error) {
+    return Response.json({ jsonrpc: "2.0", id, error: toError(error) });
+  }
+  const context = new ServerCallContext({ requestedVersion: version });
+  const transport = legacy
+    ? new LegacyJsonRpcTransportHandler(handler)
+    : new JsonRpcTransportHandler(handler);
+  const result = await transport.handle(legacy ? blockingByDefault(envelope.data) : envelope.data, context);
+  if (!isStream(result)) return Response.json(result);
+  return streamOrError(result, id, toError);
+}
+
+/**
+ * A 0.3 `message/send` whose configuration leaves out `blocking` is blocking, as the Python SDK reads it
+ * (a2a-js's 0.3 translation would make it return at once).
+ */
+function blockingByDefault(request: z.infer<typeof EnvelopeSchema>): z.infer<typeof EnvelopeSchema> {
+  const params = SendParamsSchema.safeParse(request.params);
+  if (
+    request.method !== "message/send" ||
+    !params.success ||
+    params.data.configuration.blocking !== undefined
+  )
+    return request;
+  return {
+    ...request,
+    params: { ...params.data, configuration: { ...params.data.configuration, blocking: true } },
+  };
+}
+
+const SendParamsSchema = z.looseObject({
+  configuration: z.looseObject({ blocking: z.boolean().optional() }),
+});
+
+function tooLarge(): Response {
+  const message = `Invalid Request: the body is larger than ${MAX_A2A_BODY_BYTES} bytes.`;
+  return rpcError(null, A2A_ERROR_CODE.INVALID_REQUEST, message, 413);
+}
+
+const isStream = (value: unknown): value is AsyncGenerator<unknown> =>
+  typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+
+/**
+ * A streaming result as SSE, one JSON-RPC response per `data:` frame. An error before the first event is
+ * a plain JSON-RPC error (no stream is opened); one after it is a last error frame.
+ */
+async function streamOrError(
+  events: AsyncGenerator<unknown>,
+  id: RpcId,
+  toError: (error: unknown) => unknown,
+): Promise<Response> {
+  let first: IteratorResult<unknown>;
+  try {
+    first = await events.next();
+  } catch (error) {
+    return Response.json({ jsonrpc: "2.0", id, error: toError(error) });
+  }
+  const encoder = new TextEncoder();
+  const frame = (value: unknown) => encoder.encode(formatSSEEvent(value));
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(frame(first.value));
+    },
+    async pull(controller) {
+      try {
+        const next = await events.next();
+        if (next.done) controller.close();
+        else controller.enqueue(frame(next.value));
+      } catch (error) {
+        controller.enqueue(frame({ jsonrpc: "2.0", id, error: toError(error) }));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(stream, { headers: SSE_HEADERS });
+}

@@ -1,0 +1,18 @@
+import type { AgentCard } from "@a2a-js/sdk";
+import type { RunServices } from "../../core/ports.js";
+import type { SessionStore } from "../../core/session-store.js";
+import type { TaskStore } from "../../core/task-store.js";
+import type { App } from "../../runner/app.js";
+
+/** What the A2A server needs for one request to one app. */
+export interface A2aServerDeps {
+  app: App;
+  card: AgentCard;
+  sessionStore: SessionStore;
+  taskStore: TaskStore;
+  services: RunServices;
+  /** The Baton user a context's session belongs to. */
+  userIdFor(contextId: string): string;
+  /** Keeps a turn running after the response is sent (the Worker's `ctx.waitUntil`). */
+  waitUntil(work: Promise<unknown>): void;
+}

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import type { SessionKey } from "./session.js";
+
+/**
+ * Where a task stands, as far as storage cares. `active`: a turn runs for it. `interrupted`: it waits for
+ * the client (A2A `input-required`/`auth-required`). `terminal`: it will never change again.
+ */
+export const TaskPhaseSchema = z.enum(["active", "interrupted", "terminal"]);
+export type TaskPhase = z.infer<typeof TaskPhaseSchema>;
+
+/** A task lives in its session's store, so its key is the session's key plus the task id. */
+export interface TaskKey extends SessionKey {
+  taskId: string;
+}
+
+/** JSON data the store keeps without looking inside (A2A task snapshots and updates). */
+export const TaskPayloadSchema = z.record(z.string(), z.unknown());
+export type TaskPayload = z.infer<typeof TaskPayloadSchema>;
+
+/** A stored task: its latest snapshot, the sequence number of its last stored update, and its flags. */
+export const TaskRecordSchema = z.object({
+  taskId: z.string(),
+  /** The invocation that runs (or last ran) for the task. */
+  invocationId: z.string(),
+  phase: TaskPhaseSchema,
+  /** 0 before any update; each stored update takes the next number. */
+  seq: z.number().int(),
+  snapshot: TaskPayloadSchema,
+  /** Set by a cancel: appends of `invocationId` are refused from then on (`turn_canceled`). */
+  cancelRequested: z.boolean(),
+});
+export type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+/** One write: the new snapshot and phase, and the update that led to it (appended to the task's log). */
+export interface TaskWrite {
+  snapshot: TaskPayload;
+  phase: TaskPhase;
+  update: TaskPayload;
+}
+
+export interface TaskWriteOptions {
+  /** Refuse (`stale`) unless the stored `seq` is still this: a read-modify-write from a second writer. */
+  expectSeq?: number;
+  /** Also flag the task's invocation as canceled, in the same transaction. */
+  cancel?: boolean;
+}
+
+/** `closed`: the task is already terminal. `stale`: `expectSeq` no longer matches. */
+export type TaskWriteResult =
+  | { ok: true; record: TaskRecord }
+  | { ok: false; reason: "closed" | "stale" | "missing" };
+
+/**
+ * What `follow` yields: first the task as it stands (`snapshot`), then each update written after it, in
+ * order. Updates published without storing (partial text) have `seq: null`. The sequence ends after an
+ * entry whose phase is not `active`.
+ */
+export const TaskFeedEntrySchema = z.union([
+  z.object({
+    kind: z.literal("snapshot"),
+    seq: z.number().int(),
+    phase: TaskPhaseSchema,
+    snapshot: TaskPayloadSchema,
+  }),
+  z.object({
+    kind: z.literal("update"),
+    seq: z.number().int().nullable(),
+    phase: TaskPhaseSchema,
+    update: TaskPayloadSchema,
+  }),
+]);
+export type TaskFeedEntry = z.infer<typeof TaskFeedEntrySchema>;
+
+/**
+ * A2A tasks kept beside a session's events (in the session's Durable Object on Workers), so any isolate can
+ * read, cancel and follow them. Payloads are opaque JSON here; the A2A layer owns their shape.
+ */
+export interface TaskStore {
+  /**
+   * Records a new task run by `invocationId`, or, for a task that exists and is `interrupted`, attaches
+   * the invocation that resumes it. `missing` when the session does not exist, `closed` when the task is
+   * terminal, `stale` when it is already active.
+   */
+  openTask(key: TaskKey, invocationId: string, write: TaskWrite): Promise<TaskWriteResult>;
+  /** `null` when the task (or its session) does not exist. */
+  getTask(key: TaskKey): Promise<TaskRecord | null>;
+  /** Stores the update and the new snapshot unless the task is terminal (or `expectSeq` is stale). */
+  writeTask(key: TaskKey, write: TaskWrite, options?: TaskWriteOptions): Promise<TaskWriteResult>;
+  /** Hands an update to the current followers without storing it (partial text while streaming). */
+  publishTask(key: TaskKey, update: TaskPayload): Promise<void>;
+  /** The task as it stands, then its live updates; `null` when it does not exist. Stop early with `return()`. */
+  followTask(key: TaskKey): Promise<AsyncGenerator<TaskFeedEntry> | null>;
+  /** The id of the session's `active` task, if one is. */
+  activeTask(key: SessionKey): Promise<string | null>;
+}

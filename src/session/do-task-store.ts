@@ -1,0 +1,51 @@
+import type { SessionKey } from "../core/session.js";
+import type {
+  TaskFeedEntry,
+  TaskKey,
+  TaskPayload,
+  TaskRecord,
+  TaskStore,
+  TaskWrite,
+  TaskWriteOptions,
+  TaskWriteResult,
+} from "../core/task-store.js";
+import { type SessionStoreEnv, sessionObjectName } from "./do-store.js";
+import { feedLines } from "./feed-lines.js";
+import { remote } from "./rpc-result.js";
+
+/**
+ * The `TaskStore` on Durable Objects: each task lives in its session's `SessionObject`, beside the events,
+ * so any isolate reads it, cancels it and follows it (a stream the object writes as updates commit).
+ */
+export class DurableObjectTaskStore implements TaskStore {
+  constructor(private readonly env: Pick<SessionStoreEnv, "SESSIONS">) {}
+
+  async openTask(key: TaskKey, invocationId: string, write: TaskWrite): Promise<TaskWriteResult> {
+    return this.#session(key).openTask(key.taskId, invocationId, write);
+  }
+
+  async getTask(key: TaskKey): Promise<TaskRecord | null> {
+    return this.#session(key).getTask(key.taskId);
+  }
+
+  async writeTask(key: TaskKey, write: TaskWrite, options: TaskWriteOptions = {}): Promise<TaskWriteResult> {
+    return this.#session(key).writeTask(key.taskId, write, options);
+  }
+
+  async publishTask(key: TaskKey, update: TaskPayload): Promise<void> {
+    await this.#session(key).publishTask(key.taskId, update);
+  }
+
+  async followTask(key: TaskKey): Promise<AsyncGenerator<TaskFeedEntry> | null> {
+    const stream = await this.#session(key).followTask(key.taskId);
+    return stream && feedLines(stream);
+  }
+
+  async activeTask(key: SessionKey): Promise<string | null> {
+    return this.#session(key).activeTask();
+  }
+
+  #session(key: SessionKey) {
+    return remote(this.env.SESSIONS.getByName(sessionObjectName(key)));
+  }
+}

@@ -1,0 +1,169 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { demoApp } from "../../../src/demo/app.js";
+import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
+import { a2aWorker, BASE_URL } from "../support/a2a.js";
+import { noSleep } from "../support/http.js";
+
+const services = { sleep: noSleep };
+const CardSchema = z.looseObject({
+  skills: z.array(z.object({ id: z.string(), description: z.string() })),
+  securitySchemes: z.unknown().optional(),
+});
+
+function rpc(init: { body: string; version?: string; contentType?: string; token?: string | null }) {
+  const { fetchImpl } = a2aWorker({ apps: [demoApp], services });
+  const headers = new Headers({ "content-type": init.contentType ?? "application/json" });
+  if (init.version) headers.set("A2A-Version", init.version);
+  if (init.token !== undefined)
+    headers.set("authorization", init.token === null ? "" : `Bearer ${init.token}`);
+  return fetchImpl(`${BASE_URL}/a2a/demo`, { method: "POST", headers, body: init.body });
+}
+
+async function rpcError(response: Promise<Response>, status = 200) {
+  const res = await response;
+  const body = await res.text();
+  expect(res.status, body).toBe(status);
+  return JSON.parse(body);
+}
+
+const call = (method: string, params: unknown, id: unknown = 7) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params });
+const newContext = () => crypto.randomUUID();
+const sessionOf = (contextId: string) =>
+  new DurableObjectSessionStore(env).getSession({
+    appName: "demo",
+    userId: `A2A_USER_${contextId}`,
+    sessionId: contextId,
+  });
+
+describe("A2A refusals: JSON-RPC error codes, never a 500, nothing stored", () => {
+  it("answers a body that is not JSON with -32700 and id null", async () => {
+    expect(await rpcError(rpc({ body: "{not json" }))).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: expect.stringContaining("Parse error") },
+    });
+  });
+
+  it("answers JSON that is not a JSON-RPC 2.0 request with -32600, keeping its id", async () => {
+    const body = await rpcError(rpc({ body: JSON.stringify({ id: 3, method: "SendMessage" }) }));
+    expect(body).toMatchObject({ id: 3, error: { code: -32600 } });
+    expect((await rpcError(rpc({ body: "[1,2]" }))).error.code).toBe(-32600);
+  });
+
+  it("answers unknown methods with -32601 in both versions", async () => {
+    expect((await rpcError(rpc({ body: call("tasks/explode", {}), version: "0.3" }))).error.code).toBe(
+      -32601,
+    );
+    expect((await rpcError(rpc({ body: call("ExplodeTask", {}), version: "1.0" }))).error.code).toBe(-32601);
+    // A 0.3 method name under the 1.0 header is not a 1.0 method.
+    expect((await rpcError(rpc({ body: call("message/send", {}), version: "1.0" }))).error.code).toBe(-32601);
+  });
+
+  it("answers unknown task ids with -32001 (1.0 with ErrorInfo data, 0.3 too), for get, cancel and resubscribe", async () => {
+    const missing = `${crypto.randomUUID()}:${newContext()}`;
+    const v1 = await rpcError(rpc({ body: call("GetTask", { id: missing }), version: "1.0" }));
+    expect(v1.error).toMatchObject({
+      code: -32001,
+      data: [{ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
+    });
+    expect((await rpcError(rpc({ body: call("tasks/get", { id: "not-ours" }) }))).error.code).toBe(-32001);
+    expect(
+      (await rpcError(rpc({ body: call("CancelTask", { id: missing }), version: "1.0" }))).error.code,
+    ).toBe(-32001);
+    expect(
+      (await rpcError(rpc({ body: call("SubscribeToTask", { id: missing }), version: "1.0" }))).error.code,
+    ).toBe(-32001);
+  });
+
+  it("answers unsupported protocol versions with -32009 and other content types with -32005", async () => {
+    const version = await rpcError(rpc({ body: call("SendMessage", {}), version: "2.0" }));
+    expect(version.error).toMatchObject({ code: -32009, message: expect.stringContaining("2.0") });
+    expect((await rpcError(rpc({ body: "hi", contentType: "text/plain" }))).error.code).toBe(-32005);
+  });
+
+  it("answers an oversized body with 413 and -32600 before reading it as JSON", async () => {
+    const big = call("SendMessage", { message: { parts: [{ text: "x".repeat(1024 * 1024 + 10) }] } });
+    expect((await rpcError(rpc({ body: big, version: "1.0" }), 413)).error.code).toBe(-32600);
+  });
+
+  it("answers bad params with -32602 and stores nothing: no session for the context, no task", async () => {
+    const contextId = newContext();
+    const empty = { message: { messageId: "m", role: "ROLE_USER", contextId, parts: [] } };
+    expect((await rpcError(rpc({ body: call("SendMessage", empty), version: "1.0" }))).error.code).toBe(
+      -32602,
+    );
+    expect((await rpcError(rpc({ body: call("SendMessage", {}), version: "1.0" }))).error.code).toBe(-32602);
+    expect(await sessionOf(contextId)).toBeNull();
+  });
+
+  it("refuses a message to a task of another context, or to a finished task, and stores nothing", async () => {
+    const contextId = newContext();
+    const send = (params: unknown) => rpcError(rpc({ body: call("SendMessage", params), version: "1.0" }));
+    const text = { text: "hello" };
+    const done = await send({ message: { messageId: "m1", role: "ROLE_USER", contextId, parts: [text] } });
+    const taskId: string = done.result.task.id;
+    const events = (await sessionOf(contextId))?.events;
+    const foreign = await send({
+      message: { messageId: "m2", role: "ROLE_USER", contextId: newContext(), taskId, parts: [text] },
+    });
+    expect(foreign.error.code).toBe(-32001);
+    const closed = await send({
+      message: { messageId: "m3", role: "ROLE_USER", contextId, taskId, parts: [text] },
+    });
+    expect(closed.error.code).toBe(-32004);
+    expect((await sessionOf(contextId))?.events).toEqual(events);
+  });
+
+  it("requires the bearer token for JSON-RPC but serves the card without one, declaring the scheme", async () => {
+    const res = await rpc({ body: call("GetTask", { id: "x" }), token: null });
+    expect(res.status).toBe(401);
+    const { fetchImpl } = a2aWorker({ apps: [demoApp], services });
+    const card = await fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent-card.json`, {
+      headers: { authorization: "" },
+    });
+    expect(card.status).toBe(200);
+    expect(await card.json()).toMatchObject({
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", httpAuthSecurityScheme: { scheme: "bearer" } },
+      },
+      security: [{ bearer: [] }],
+      securityRequirements: [{ schemes: { bearer: {} } }], // ProtoJSON leaves out the empty scope list
+    });
+  });
+});
+
+describe("the agent card of /a2a/:app", () => {
+  it("is built from the root agent, readable as A2A 1.0 and 0.3, at both well-known paths", async () => {
+    const { fetchImpl } = a2aWorker(
+      { apps: [demoApp], services },
+      { API_TOKENS: undefined, ALLOW_UNAUTHENTICATED: "true" },
+    );
+    const res = await fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent-card.json`);
+    const card = CardSchema.parse(await res.json());
+    const url = `${BASE_URL}/a2a/demo`;
+    expect(card).toMatchObject({
+      name: "concierge",
+      description: demoApp.rootAgent.description,
+      supportedInterfaces: [
+        { url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      ],
+      url,
+      preferredTransport: "JSONRPC",
+      protocolVersion: "0.3",
+      capabilities: { streaming: true },
+      defaultInputModes: expect.arrayContaining(["text/plain"]),
+    });
+    expect(card.skills.map((s) => [s.id, s.description])).toEqual(
+      demoApp.rootAgent.subAgents.map((a) => [a.name, a.description]),
+    );
+    expect(card.securitySchemes).toBeUndefined();
+    expect(
+      CardSchema.parse(await (await fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent.json`)).json()),
+    ).toEqual(card);
+    expect((await fetchImpl(`${BASE_URL}/a2a/nope/.well-known/agent-card.json`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,51 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { SessionStore } from "../../../src/core/session-store.js";
+import type { TaskStore } from "../../../src/core/task-store.js";
+import { DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
+import { DurableObjectTaskStore } from "../../../src/session/do-task-store.js";
+import { SESSION_SQL_SCHEMA } from "../../../src/session/session-sql.js";
+import { schemaVersion } from "../../../src/session/sql.js";
+import { freshApp } from "../../contract/fixtures.js";
+import { describeTaskStoreContract } from "../../contract/task-store-contract.js";
+
+/** The session and task stores over the same Durable Objects, as one store for the contract. */
+function bothStores(): SessionStore & TaskStore {
+  const s = new DurableObjectSessionStore(env);
+  const t = new DurableObjectTaskStore(env);
+  return {
+    createSession: (request) => s.createSession(request),
+    getSession: (key, window) => s.getSession(key, window),
+    listSessions: (app, user) => s.listSessions(app, user),
+    deleteSession: (key) => s.deleteSession(key),
+    appendEvent: (key, event, options) => s.appendEvent(key, event, options),
+    beginTurn: (key, event, window) => s.beginTurn(key, event, window),
+    endTurn: (key, lease) => s.endTurn(key, lease),
+    openTask: (key, invocationId, write) => t.openTask(key, invocationId, write),
+    getTask: (key) => t.getTask(key),
+    writeTask: (key, write, options) => t.writeTask(key, write, options),
+    publishTask: (key, update) => t.publishTask(key, update),
+    followTask: (key) => t.followTask(key),
+    activeTask: (key) => t.activeTask(key),
+  };
+}
+
+describeTaskStoreContract("DurableObjectTaskStore", bothStores);
+
+describe("the session object's task tables", () => {
+  it("are schema step 2: a new object is at the last version, with tasks and task_updates", async () => {
+    const key = { appName: freshApp(), userId: "u1", sessionId: "s1" };
+    await new DurableObjectSessionStore(env).createSession(key);
+    const tables = await runInDurableObject(env.SESSIONS.getByName(sessionObjectName(key)), (_, state) => ({
+      version: schemaVersion(state.storage.sql),
+      names: state.storage.sql
+        .exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .toArray()
+        .map((row) => row.name),
+    }));
+    expect(SESSION_SQL_SCHEMA).toHaveLength(2);
+    expect(tables.version).toBe(2);
+    expect(tables.names).toEqual(expect.arrayContaining(["events", "session", "task_updates", "tasks"]));
+  });
+});
