@@ -6,7 +6,8 @@ import { deferred } from "../support/gate-agent.js";
 import { callWorker, expectJson, freshIds, noSleep, runBody, sessionsOf } from "../support/http.js";
 import { elapseLease, heldModel } from "../support/turn-control.js";
 
-const TTL_MS = 150;
+/** Long enough that a loaded machine's timers and RPCs still beat well inside it. */
+const TTL_MS = 600;
 
 /** A worker whose sessions lease for `TTL_MS`, on an app whose model answers only when released. */
 function setup() {
@@ -34,14 +35,16 @@ describe("leases outlive slow steps", () => {
     const pending = call("/run", { method: "POST", json: runBody(app, user, session, "slow") });
     await held.started;
     await timePassed(3 * TTL_MS);
-    const meanwhile = call("/run", { method: "POST", json: runBody(app, user, session, "me too") });
+    // A write without the lease is refused while the turn's lease lives (a PATCH never waits on the model).
+    const url = `/apps/${app}/users/${user}/sessions/${session}`;
+    const meanwhile = call(url, { method: "PATCH", json: { stateDelta: { x: 1 } } });
     expect(await expectJson(meanwhile, 409)).toMatchObject({ code: "session_busy" });
     held.release();
     const events = await expectJson<Event[]>(pending, 200);
     expect(events.map((e) => e.errorCode)).toEqual([undefined]);
     expect((await sessions.eventsOf(session)).map((e) => e.author)).toEqual(["user", "root"]);
     await expectJson(call("/run", { method: "POST", json: runBody(app, user, session, "next") }), 200);
-  });
+  }, 20_000);
 
   it("ends a turn whose lease lapsed anyway with a stored LEASE_LOST error event", async () => {
     const { app, user, session, held, call, sessions } = setup();
