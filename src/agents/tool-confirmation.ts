@@ -60,8 +60,9 @@ export function confirmationRequestEvent(
   const parts = Object.entries(responseEvent.actions.requestedToolConfirmations).flatMap(([id, asked]) => {
     const original = calls.find((call) => call.id === id);
     if (original === undefined) return [];
-    const confirmation = ToolConfirmationSchema.parse(asked);
-    const args = { originalFunctionCall: original, toolConfirmation: confirmation };
+    const confirmation = ToolConfirmationSchema.safeParse(asked);
+    const toolConfirmation = confirmation.success ? confirmation.data : { hint: "", confirmed: false };
+    const args = { originalFunctionCall: original, toolConfirmation };
     const call = { id: newFunctionCallId(ctx.services.ids), name: REQUEST_CONFIRMATION, args };
     return [{ functionCall: call }];
   });
