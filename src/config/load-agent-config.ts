@@ -1,0 +1,160 @@
+import { parse } from "yaml";
+import type { z } from "zod";
+import type { BaseAgent, BaseAgentConfig } from "../agents/base-agent.js";
+import { LlmAgent, type LlmAgentConfig } from "../agents/llm-agent.js";
+import { LoopAgent } from "../agents/loop-agent.js";
+import { ParallelAgent } from "../agents/parallel-agent.js";
+import { SequentialAgent } from "../agents/sequential-agent.js";
+import type { ModelSpec } from "../models/resolve-model.js";
+import type { AgentConfigRegistry, LoadAgentConfigOptions } from "./agent-config-registry.js";
+import {
+  AGENT_CLASSES,
+  type AgentClass,
+  agentClassOf,
+  LlmAgentConfigSchema,
+  type LlmAgentYaml,
+  LoopAgentConfigSchema,
+  WorkflowAgentConfigSchema,
+  type WorkflowAgentYaml,
+} from "./agent-config-schema.js";
+import { type CallbackField, type CallbackKind, resolveCallbacks } from "./config-callbacks.js";
+import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
+import { canonicalPath, resolveConfigPath } from "./config-path.js";
+import { resolveTool, type ToolScope } from "./config-tools.js";
+
+/** ADK reads a bare model name as Gemini; Baton's own `provider:model` strings pass as they are. */
+const defaultModel = (name: string): ModelSpec => (name.includes(":") ? name : `google:${name}`);
+
+const SCHEMAS = {
+  LlmAgent: LlmAgentConfigSchema,
+  SequentialAgent: WorkflowAgentConfigSchema,
+  ParallelAgent: WorkflowAgentConfigSchema,
+  LoopAgent: LoopAgentConfigSchema,
+} as const satisfies Record<AgentClass, z.ZodType>;
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Builds one tree; `stack` holds the files being built, so a reference back into it is a cycle. */
+class TreeBuilder {
+  readonly #files: ReadonlyMap<string, string>;
+  readonly #registry: AgentConfigRegistry;
+  readonly #model: (name: string) => ModelSpec;
+  readonly agentTool: ToolScope["agentTool"];
+  readonly agentToolArgs: ToolScope["agentToolArgs"];
+
+  constructor(options: LoadAgentConfigOptions, tools: Pick<ToolScope, "agentTool" | "agentToolArgs">) {
+    this.#files = new Map(Object.entries(options.files).map(([path, text]) => [canonicalPath(path), text]));
+    this.#registry = options.registry ?? {};
+    this.#model = options.model ?? defaultModel;
+    this.agentTool = tools.agentTool;
+    this.agentToolArgs = tools.agentToolArgs;
+  }
+
+  /** The agent `ref` names from `from` (`field` locates the reference for errors). */
+  agentAt(from: string, ref: string, field: string, stack: readonly string[]): BaseAgent {
+    const resolved = resolveConfigPath(from, ref);
+    if ("problem" in resolved) throw new AgentConfigError(configMessage(from, field, resolved.problem));
+    if (!this.#files.has(resolved.path)) {
+      const known = [...this.#files.keys()].join(", ");
+      throw new AgentConfigError(
+        configMessage(from, field, `no config file "${resolved.path}"; the files are: ${known}`),
+      );
+    }
+    return this.build(resolved.path, stack);
+  }
+
+  build(file: string, stack: readonly string[]): BaseAgent {
+    if (stack.includes(file)) {
+      throw new AgentConfigError(`Agent config cycle: ${[...stack, file].join(" → ")}`);
+    }
+    const text = this.#files.get(file);
+    if (text === undefined) {
+      throw new AgentConfigError(`${file}: no such config file; the files are: ${[...this.#files.keys()].join(", ")}`);
+    }
+    let raw: unknown;
+    try {
+      raw = parse(text);
+    } catch (error) {
+      throw new AgentConfigError(configMessage(file, "", `not valid YAML: ${String(error)}`));
+    }
+    if (!isMapping(raw)) throw new AgentConfigError(configMessage(file, "", "an agent config must be a mapping"));
+    const agentClass = agentClassOf(typeof raw.agent_class === "string" ? raw.agent_class : undefined);
+    if (agentClass === undefined) {
+      throw new AgentConfigError(
+        configMessage(file, "agent_class", `unknown class ${JSON.stringify(raw.agent_class)}; accepted: ${AGENT_CLASSES.join(", ")}`),
+      );
+    }
+    const schema = SCHEMAS[agentClass];
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw new AgentConfigError(issueLines(file, schema, parsed.error).join("\n"));
+    const inner = [...stack, file];
+    try {
+      return this.#construct(agentClass, parsed.data, file, inner);
+    } catch (error) {
+      if (error instanceof AgentConfigError) throw error;
+      throw new AgentConfigError(configMessage(file, "", error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  #base(config: WorkflowAgentYaml, file: string, stack: readonly string[]): BaseAgentConfig {
+    const callbacks = (field: "before_agent_callbacks" | "after_agent_callbacks") =>
+      resolveCallbacks(this.#registry.agentCallbacks, "agentCallbacks", config[field], file, field);
+    const beforeAgent = callbacks("before_agent_callbacks");
+    const afterAgent = callbacks("after_agent_callbacks");
+    return {
+      name: config.name,
+      ...(config.description === undefined ? {} : { description: config.description }),
+      subAgents: (config.sub_agents ?? []).map((ref, i) =>
+        this.agentAt(file, ref.config_path, `sub_agents[${i}].config_path`, stack),
+      ),
+      ...(beforeAgent === undefined ? {} : { beforeAgent }),
+      ...(afterAgent === undefined ? {} : { afterAgent }),
+    };
+  }
+
+  #construct(agentClass: AgentClass, config: LlmAgentYaml, file: string, stack: readonly string[]): BaseAgent {
+    const base = this.#base(config, file, stack);
+    if (agentClass === "SequentialAgent") return new SequentialAgent(base);
+    if (agentClass === "ParallelAgent") return new ParallelAgent(base);
+    if (agentClass === "LoopAgent") {
+      const loop = LoopAgentConfigSchema.parse(config);
+      return new LoopAgent({ ...base, ...(loop.max_iterations === undefined ? {} : { maxIterations: loop.max_iterations }) });
+    }
+    return this.#llmAgent(base, config, file, stack);
+  }
+
+  #llmAgent(base: BaseAgentConfig, config: LlmAgentYaml, file: string, stack: readonly string[]): LlmAgent {
+    const scope: ToolScope = {
+      registry: this.#registry,
+      file,
+      agentAt: (ref, field) => this.agentAt(file, ref, field, stack),
+      agentTool: this.agentTool,
+      agentToolArgs: this.agentToolArgs,
+    };
+    const registry = this.#registry;
+    const agent: LlmAgentConfig = { ...base };
+    if (config.model !== undefined) agent.model = this.#model(config.model);
+    if (config.instruction !== undefined) agent.instruction = config.instruction;
+    if (config.disallow_transfer_to_parent !== undefined)
+      agent.disallowTransferToParent = config.disallow_transfer_to_parent;
+    if (config.disallow_transfer_to_peers !== undefined)
+      agent.disallowTransferToPeers = config.disallow_transfer_to_peers;
+    if (config.output_key !== undefined) agent.outputKey = config.output_key;
+    if (config.include_contents !== undefined) agent.includeContents = config.include_contents;
+    if (config.tools !== undefined) agent.tools = config.tools.map((tool, i) => resolveTool(tool, i, scope));
+    const callbacks = <T>(known: Readonly<Record<string, T>> | undefined, kind: CallbackKind, field: CallbackField) =>
+      resolveCallbacks(known, kind, config[field], file, field);
+    const beforeModel = callbacks(registry.beforeModel, "beforeModel", "before_model_callbacks");
+    if (beforeModel !== undefined) agent.beforeModel = beforeModel;
+    const afterModel = callbacks(registry.afterModel, "afterModel", "after_model_callbacks");
+    if (afterModel !== undefined) agent.afterModel = afterModel;
+    const beforeTool = callbacks(registry.beforeTool, "beforeTool", "before_tool_callbacks");
+    if (beforeTool !== undefined) agent.beforeTool = beforeTool;
+    const afterTool = callbacks(registry.afterTool, "afterTool", "after_tool_callbacks");
+    if (afterTool !== undefined) agent.afterTool = afterTool;
+    return new LlmAgent(agent);
+  }
+}
+
+export { TreeBuilder };
