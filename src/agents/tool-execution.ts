@@ -14,6 +14,7 @@ import {
 } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
+import { confirmationRequestEvent, confirmedCalls, type ToolConfirmation } from "./tool-confirmation.js";
 
 export interface ToolCallbacks {
   beforeTool?: OneOrMany<BeforeToolCallback> | undefined;
@@ -50,8 +51,9 @@ async function runCall(
   call: FunctionCall,
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
+  confirmations: ReadonlyMap<string, ToolConfirmation> | undefined,
 ): Promise<CallOutcome> {
-  const toolCtx = new ToolContext(ctx, call.id ?? "");
+  const toolCtx = new ToolContext(ctx, call.id ?? "", call.id ? confirmations?.get(call.id) : undefined);
   const args = structuredClone(call.args ?? {});
   const tool = tools.get(call.name);
   const fail = async (tool: FunctionTool, error: unknown, code: string): Promise<ToolResult> => {
@@ -109,16 +111,56 @@ export async function executeFunctionCalls(
   calls: readonly FunctionCall[],
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
+  confirmations?: ReadonlyMap<string, ToolConfirmation>,
 ): Promise<Event | undefined> {
-  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, agent, call, tools, callbacks)));
+  const outcomes = await Promise.all(
+    calls.map((call) => runCall(ctx, agent, call, tools, callbacks, confirmations)),
+  );
   const parts = outcomes.flatMap((o) => (o.part ? [o.part] : []));
   if (parts.length === 0) return undefined;
-  const actions: Partial<EventActions> = { stateDelta: {} };
+  const actions: Partial<EventActions> = { stateDelta: {}, requestedToolConfirmations: {} };
   for (const { ctx: toolCtx } of outcomes) {
     Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
-    for (const [key, value] of Object.entries(toolCtx.actions)) {
+    const { requestedToolConfirmations, ...scalars } = toolCtx.actions;
+    // Dict-valued actions merge across calls; scalars: the later call wins (ADK's deep merge).
+    Object.assign(actions.requestedToolConfirmations ?? {}, requestedToolConfirmations);
+    for (const [key, value] of Object.entries(scalars)) {
       if (value !== undefined) Object.assign(actions, { [key]: value });
     }
   }
   return ctx.newEvent({ content: { role: "user", parts }, actions });
+}
+
+/**
+ * The events that follow a model event's calls, for any agent kind: an `adk_request_confirmation`
+ * event when a tool asked for confirmation, then the merged function-response event (ADK's order).
+ */
+export async function* runFunctionCalls(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  calls: readonly FunctionCall[],
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): AsyncGenerator<Event> {
+  const responseEvent = await executeFunctionCalls(ctx, agent, calls, tools, callbacks);
+  if (responseEvent === undefined) return;
+  const confirmation = confirmationRequestEvent(ctx, calls, responseEvent);
+  if (confirmation) yield confirmation;
+  yield responseEvent;
+}
+
+/**
+ * When the user's newest message answers `adk_request_confirmation` calls on this branch, re-runs the
+ * original calls with the answers (confirmed ones run, rejected ones answer `{"error": …}`) and returns
+ * their function-response event; `undefined` otherwise. Call it before building the next model request.
+ */
+export async function resumeConfirmedCalls(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): Promise<Event | undefined> {
+  const confirmed = confirmedCalls(ctx.events, ctx.branch);
+  if (confirmed === undefined) return undefined;
+  return executeFunctionCalls(ctx, agent, confirmed.calls, tools, callbacks, confirmed.confirmations);
 }
