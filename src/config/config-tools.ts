@@ -1,9 +1,10 @@
 import type { z } from "zod";
+import { AgentTool } from "../agents/agent-tool.js";
 import type { BaseAgent } from "../agents/base-agent.js";
 import { exitLoop } from "../agents/exit-loop-tool.js";
 import type { FunctionTool } from "../agents/function-tool.js";
 import type { AgentConfigRegistry } from "./agent-config-registry.js";
-import { LongRunningArgsSchema, type ToolConfigSchema } from "./agent-config-schema.js";
+import { AgentToolArgsSchema, LongRunningArgsSchema, type ToolConfigSchema } from "./agent-config-schema.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
 
 type ToolYaml = z.infer<typeof ToolConfigSchema>;
@@ -17,9 +18,6 @@ export interface ToolScope {
   file: string;
   /** Builds the agent a `{config_path}` names, relative to `file`; `field` locates it for errors. */
   agentAt: (configPath: string, field: string) => BaseAgent;
-  /** Wraps a built agent as ADK's `AgentTool`. */
-  agentTool: (agent: BaseAgent, skipSummarization: boolean | undefined) => FunctionTool;
-  agentToolArgs: z.ZodType<{ agent: { config_path: string }; skip_summarization?: boolean | undefined }>;
 }
 
 const accepted = (registry: AgentConfigRegistry): string => {
@@ -36,7 +34,12 @@ const longRunning = (tool: FunctionTool): FunctionTool => ({
   run: (args, ctx) => tool.run(args, ctx),
 });
 
-function parsedArgs<S extends z.ZodType>(schema: S, tool: ToolYaml, scope: ToolScope, field: string): z.infer<S> {
+function parsedArgs<S extends z.ZodType>(
+  schema: S,
+  tool: ToolYaml,
+  scope: ToolScope,
+  field: string,
+): z.infer<S> {
   const parsed = schema.safeParse(tool.args ?? {});
   if (parsed.success) return parsed.data;
   const lines = issueLines(scope.file, schema, parsed.error).map((line) =>
@@ -59,9 +62,12 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): Fu
   const field = `tools[${index}]`;
   switch (tool.name) {
     case "AgentTool": {
-      const args = parsedArgs(scope.agentToolArgs, tool, scope, field);
+      const args = parsedArgs(AgentToolArgsSchema, tool, scope, field);
       const agent = scope.agentAt(args.agent.config_path, `${field}.args.agent.config_path`);
-      return scope.agentTool(agent, args.skip_summarization);
+      return new AgentTool({
+        agent,
+        ...(args.skip_summarization === undefined ? {} : { skipSummarization: args.skip_summarization }),
+      });
     }
     case "LongRunningFunctionTool": {
       const args = parsedArgs(LongRunningArgsSchema, tool, scope, field);
@@ -70,7 +76,11 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): Fu
     default: {
       if (tool.args !== undefined) {
         throw new AgentConfigError(
-          configMessage(scope.file, `${field}.args`, `"${tool.name}" takes no args (only AgentTool and LongRunningFunctionTool do)`),
+          configMessage(
+            scope.file,
+            `${field}.args`,
+            `"${tool.name}" takes no args (only AgentTool and LongRunningFunctionTool do)`,
+          ),
         );
       }
       return tool.name === "exit_loop" ? exitLoop : registered(tool.name, scope, `${field}.name`);

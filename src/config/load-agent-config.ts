@@ -9,7 +9,6 @@ import type { ModelSpec } from "../models/resolve-model.js";
 import type { AgentConfigRegistry, LoadAgentConfigOptions } from "./agent-config-registry.js";
 import {
   AGENT_CLASSES,
-  type AgentClass,
   agentClassOf,
   LlmAgentConfigSchema,
   type LlmAgentYaml,
@@ -21,16 +20,17 @@ import { type CallbackField, type CallbackKind, resolveCallbacks } from "./confi
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
 import { canonicalPath, resolveConfigPath } from "./config-path.js";
 import { resolveTool, type ToolScope } from "./config-tools.js";
+import { generateContentConfig } from "./generate-content-config.js";
 
 /** ADK reads a bare model name as Gemini; Baton's own `provider:model` strings pass as they are. */
 const defaultModel = (name: string): ModelSpec => (name.includes(":") ? name : `google:${name}`);
 
-const SCHEMAS = {
-  LlmAgent: LlmAgentConfigSchema,
-  SequentialAgent: WorkflowAgentConfigSchema,
-  ParallelAgent: WorkflowAgentConfigSchema,
-  LoopAgent: LoopAgentConfigSchema,
-} as const satisfies Record<AgentClass, z.ZodType>;
+/** `raw` checked against `schema`; every problem in one error, one line each. */
+function validated<S extends z.ZodType>(schema: S, raw: unknown, file: string): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new AgentConfigError(issueLines(file, schema, parsed.error).join("\n"));
+  return parsed.data;
+}
 
 const isMapping = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -40,15 +40,11 @@ class TreeBuilder {
   readonly #files: ReadonlyMap<string, string>;
   readonly #registry: AgentConfigRegistry;
   readonly #model: (name: string) => ModelSpec;
-  readonly agentTool: ToolScope["agentTool"];
-  readonly agentToolArgs: ToolScope["agentToolArgs"];
 
-  constructor(options: LoadAgentConfigOptions, tools: Pick<ToolScope, "agentTool" | "agentToolArgs">) {
+  constructor(options: LoadAgentConfigOptions) {
     this.#files = new Map(Object.entries(options.files).map(([path, text]) => [canonicalPath(path), text]));
     this.#registry = options.registry ?? {};
     this.#model = options.model ?? defaultModel;
-    this.agentTool = tools.agentTool;
-    this.agentToolArgs = tools.agentToolArgs;
   }
 
   /** The agent `ref` names from `from` (`field` locates the reference for errors). */
@@ -70,7 +66,9 @@ class TreeBuilder {
     }
     const text = this.#files.get(file);
     if (text === undefined) {
-      throw new AgentConfigError(`${file}: no such config file; the files are: ${[...this.#files.keys()].join(", ")}`);
+      throw new AgentConfigError(
+        `${file}: no such config file; the files are: ${[...this.#files.keys()].join(", ")}`,
+      );
     }
     let raw: unknown;
     try {
@@ -78,22 +76,40 @@ class TreeBuilder {
     } catch (error) {
       throw new AgentConfigError(configMessage(file, "", `not valid YAML: ${String(error)}`));
     }
-    if (!isMapping(raw)) throw new AgentConfigError(configMessage(file, "", "an agent config must be a mapping"));
+    if (!isMapping(raw))
+      throw new AgentConfigError(configMessage(file, "", "an agent config must be a mapping"));
     const agentClass = agentClassOf(typeof raw.agent_class === "string" ? raw.agent_class : undefined);
     if (agentClass === undefined) {
       throw new AgentConfigError(
-        configMessage(file, "agent_class", `unknown class ${JSON.stringify(raw.agent_class)}; accepted: ${AGENT_CLASSES.join(", ")}`),
+        configMessage(
+          file,
+          "agent_class",
+          `unknown class ${JSON.stringify(raw.agent_class)}; accepted: ${AGENT_CLASSES.join(", ")}`,
+        ),
       );
     }
-    const schema = SCHEMAS[agentClass];
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw new AgentConfigError(issueLines(file, schema, parsed.error).join("\n"));
     const inner = [...stack, file];
     try {
-      return this.#construct(agentClass, parsed.data, file, inner);
+      if (agentClass === "LlmAgent") {
+        const config = validated(LlmAgentConfigSchema, raw, file);
+        return this.#llmAgent(this.#base(config, file, inner), config, file, inner);
+      }
+      if (agentClass === "LoopAgent") {
+        const config = validated(LoopAgentConfigSchema, raw, file);
+        const max = config.max_iterations;
+        return new LoopAgent({
+          ...this.#base(config, file, inner),
+          ...(max === undefined ? {} : { maxIterations: max }),
+        });
+      }
+      const base = this.#base(validated(WorkflowAgentConfigSchema, raw, file), file, inner);
+      return agentClass === "SequentialAgent" ? new SequentialAgent(base) : new ParallelAgent(base);
     } catch (error) {
       if (error instanceof AgentConfigError) throw error;
-      throw new AgentConfigError(configMessage(file, "", error instanceof Error ? error.message : String(error)));
+      // The agent constructors' own checks (names, maxIterations, generation settings).
+      throw new AgentConfigError(
+        configMessage(file, "", error instanceof Error ? error.message : String(error)),
+      );
     }
   }
 
@@ -113,24 +129,11 @@ class TreeBuilder {
     };
   }
 
-  #construct(agentClass: AgentClass, config: LlmAgentYaml, file: string, stack: readonly string[]): BaseAgent {
-    const base = this.#base(config, file, stack);
-    if (agentClass === "SequentialAgent") return new SequentialAgent(base);
-    if (agentClass === "ParallelAgent") return new ParallelAgent(base);
-    if (agentClass === "LoopAgent") {
-      const loop = LoopAgentConfigSchema.parse(config);
-      return new LoopAgent({ ...base, ...(loop.max_iterations === undefined ? {} : { maxIterations: loop.max_iterations }) });
-    }
-    return this.#llmAgent(base, config, file, stack);
-  }
-
   #llmAgent(base: BaseAgentConfig, config: LlmAgentYaml, file: string, stack: readonly string[]): LlmAgent {
     const scope: ToolScope = {
       registry: this.#registry,
       file,
       agentAt: (ref, field) => this.agentAt(file, ref, field, stack),
-      agentTool: this.agentTool,
-      agentToolArgs: this.agentToolArgs,
     };
     const registry = this.#registry;
     const agent: LlmAgentConfig = { ...base };
@@ -142,9 +145,14 @@ class TreeBuilder {
       agent.disallowTransferToPeers = config.disallow_transfer_to_peers;
     if (config.output_key !== undefined) agent.outputKey = config.output_key;
     if (config.include_contents !== undefined) agent.includeContents = config.include_contents;
+    if (config.generate_content_config !== undefined)
+      agent.generateContentConfig = generateContentConfig(config.generate_content_config, file);
     if (config.tools !== undefined) agent.tools = config.tools.map((tool, i) => resolveTool(tool, i, scope));
-    const callbacks = <T>(known: Readonly<Record<string, T>> | undefined, kind: CallbackKind, field: CallbackField) =>
-      resolveCallbacks(known, kind, config[field], file, field);
+    const callbacks = <T>(
+      known: Readonly<Record<string, T>> | undefined,
+      kind: CallbackKind,
+      field: CallbackField,
+    ) => resolveCallbacks(known, kind, config[field], file, field);
     const beforeModel = callbacks(registry.beforeModel, "beforeModel", "before_model_callbacks");
     if (beforeModel !== undefined) agent.beforeModel = beforeModel;
     const afterModel = callbacks(registry.afterModel, "afterModel", "after_model_callbacks");
@@ -157,4 +165,21 @@ class TreeBuilder {
   }
 }
 
-export { TreeBuilder };
+/**
+ * Builds an agent tree from ADK Agent Config YAML (`root_agent.yaml` and the files its `sub_agents` and
+ * `AgentTool`s name by `config_path`): `LlmAgent`, `SequentialAgent`, `ParallelAgent` and `LoopAgent`.
+ * Tools and callbacks are looked up by name in `registry`. The files come as a map of path → YAML text,
+ * never from disk: on Workers they are bundled at build time (wrangler `Text` modules); in Node,
+ * `readAgentConfigDir` reads a directory into the map. Anything unknown (a field, a class, a tool or
+ * callback name, a missing file, a cycle) throws an `AgentConfigError` naming the file, the field and
+ * what is accepted.
+ * @example
+ * import root from "./agents/root_agent.yaml";
+ * import billing from "./agents/billing_agent.yaml";
+ * const rootAgent = loadAgentConfig({ files: { "root_agent.yaml": root, "billing_agent.yaml": billing },
+ *   registry: { tools: { "helpdesk.tools.lookup_invoice": lookupInvoice } } });
+ */
+export function loadAgentConfig(options: LoadAgentConfigOptions): BaseAgent {
+  const builder = new TreeBuilder(options);
+  return builder.build(canonicalPath(options.root ?? "root_agent.yaml"), []);
+}
