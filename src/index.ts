@@ -58,6 +58,16 @@ export {
 } from "./core/event.js";
 export type { Clock, IdSource } from "./core/ids.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
+export type {
+  HeaderReader,
+  OnResult,
+  RetryDelays,
+  TurnRequest,
+  Verdict,
+  Verifier,
+  VerifyInput,
+  WebhookDefinition,
+} from "./core/webhook.js";
 export { type BatonWorkerEnv, createWorker, type WorkerOptions } from "./handlers/create-worker.js";
 export type { LlmRequest, LlmResponse, RetryPolicy } from "./models/llm-request.js";
 export { type ModelEnv, type ModelSpec, resolveModel } from "./models/resolve-model.js";
@@ -71,3 +81,10 @@ export { DurableObjectSessionStore, type SessionStoreEnv } from "./session/do-st
 export { InMemorySessionStore } from "./session/in-memory-store.js";
 export { AppObject, UserObject } from "./session/scope-objects.js";
 export { SessionObject } from "./session/session-object.js";
+export type { GitHubWebhookPayload } from "./webhooks/github.js";
+export type { SlackEventPayload } from "./webhooks/slack.js";
+export type { StripeEventPayload } from "./webhooks/stripe.js";
+export { TurnObject } from "./webhooks/turn-object.js";
+export type { TurnStatus } from "./webhooks/turn-record.js";
+export { verifiers } from "./webhooks/verifiers.js";
+export { type WebhookConfig, type WebhookInput, webhook } from "./webhooks/webhook.js";

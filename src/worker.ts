@@ -2,6 +2,6 @@
 import { demoApp } from "./demo/app.js";
 import { createWorker } from "./handlers/create-worker.js";
 
-export { AppObject, SessionObject, UserObject } from "./index.js";
+export { AppObject, SessionObject, TurnObject, UserObject } from "./index.js";
 
 export default createWorker({ apps: [demoApp] });

@@ -1,6 +1,7 @@
 import type { RunServices } from "../agents/invocation-context.js";
 import type { App } from "../runner/app.js";
 import type { SessionStore } from "../runner/session-store.js";
+import type { AcceptDeps } from "../webhooks/accept.js";
 
 /** The vars and secrets the HTTP layer reads; model keys and bindings ride along for the models. */
 export interface BatonBindings {
@@ -29,4 +30,6 @@ export interface ApiDeps {
   apps: ReadonlyMap<string, App>;
   sessionStore: SessionStore;
   services: Partial<RunServices>;
+  /** The turn objects and the queue, when the Worker has their bindings. */
+  webhooks?: AcceptDeps;
 }

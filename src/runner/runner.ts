@@ -2,7 +2,7 @@ import { AgentRunError } from "../agents/base-agent.js";
 import { InvocationContext, type RunServices } from "../agents/invocation-context.js";
 import type { Content } from "../core/content.js";
 import { BatonError, errorFields } from "../core/errors.js";
-import { createEvent, type Event } from "../core/event.js";
+import { createEvent, type Event, isFinalResponse } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
 import type { Session, SessionKey } from "../core/session.js";
 import { type StateMap, TEMP_PREFIX } from "../core/state.js";
@@ -30,6 +30,13 @@ export interface RunRequest {
   /** Merged into every event of the invocation; an event's own keys win (ADK E03). */
   customMetadata?: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * A caller-given invocation id and user event id (a queued webhook turn). When the user event is already
+   * stored, the turn resumes: nothing is appended again, routing continues from the stored events, and an
+   * invocation that already ended with a final response runs nothing more.
+   */
+  invocationId?: string;
+  userEventId?: string;
 }
 
 /**
@@ -64,10 +71,11 @@ export class Runner {
   async start(request: RunRequest): Promise<AsyncGenerator<Event>> {
     validateNewMessage(request.newMessage);
     const key: SessionKey = { appName: this.app.name, userId: request.userId, sessionId: request.sessionId };
-    const invocationId = newInvocationId(this.services.ids);
+    const invocationId = request.invocationId ?? newInvocationId(this.services.ids);
     const userEvent = stampMetadata(
       createEvent(
         {
+          ...(request.userEventId === undefined ? {} : { id: request.userEventId }),
           invocationId,
           author: "user",
           content: { ...request.newMessage, role: "user" },
@@ -79,8 +87,9 @@ export class Runner {
     );
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
-    const { session, lease } = await this.store.beginTurn(key, userEvent, window);
-    return this.invoke({ key, lease, session, userEvent, request });
+    const { session, lease, resumed } = await this.store.beginTurn(key, userEvent, window);
+    const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
+    return this.invoke({ key, lease, session, userEvent: stored ?? userEvent, request, resumed });
   }
 
   private async *invoke(turn: Turn): AsyncGenerator<Event> {
@@ -88,6 +97,7 @@ export class Runner {
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
     try {
+      if (turn.resumed && invocationEnded(session.events, invocationId)) return;
       applyTemp(session.state, userEvent.actions.stateDelta);
       const root = this.app.rootAgent;
       const chosen =
@@ -134,6 +144,15 @@ interface Turn {
   session: Session;
   userEvent: Event;
   request: RunRequest;
+  resumed: boolean;
+}
+
+/** A resumed invocation whose last stored event is a final response (not an error) has nothing left to run. */
+function invocationEnded(events: readonly Event[], invocationId: string): boolean {
+  const last = events.findLast((e) => e.invocationId === invocationId);
+  return (
+    last !== undefined && last.author !== "user" && isFinalResponse(last) && last.errorCode === undefined
+  );
 }
 
 /** ADK E03: run-level custom metadata first, the event's own keys win. */

@@ -112,15 +112,18 @@ export class DurableObjectSessionStore implements SessionStore {
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
     const turn = this.#session(key).beginTurn({ event: stored, window, leaseTtlMs: this.#leaseTtlMs });
-    // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted.
+    // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,
+    // and only if the user event was new (a resumed turn applied its delta the first time).
     const scopes = isEmpty(split)
       ? this.#mergeScopes(key, split)
-      : turn.then((result) => (result.ok ? this.#mergeScopes(key, split) : undefined));
+      : turn.then((result) =>
+          result.ok ? this.#mergeScopes(key, result.value.resumed ? NO_DELTA : split) : undefined,
+        );
     const [started, states] = await Promise.all([turn.then(unwrap), scopes]);
     const state = states
       ? mergeScopedState(started.session.state, states.app, states.user)
       : started.session.state;
-    return { session: { ...started.session, state }, lease: started.lease };
+    return { session: { ...started.session, state }, lease: started.lease, resumed: started.resumed };
   }
 
   async endTurn(key: SessionKey, lease: string): Promise<void> {
@@ -147,6 +150,8 @@ export class DurableObjectSessionStore implements SessionStore {
     return remote(this.#env.APPS.getByName(JSON.stringify([appName])));
   }
 }
+
+const NO_DELTA: ScopeDeltas = { app: {}, user: {} };
 
 const isEmpty = (split: ScopeDeltas): boolean =>
   Object.keys(split.app).length === 0 && Object.keys(split.user).length === 0;

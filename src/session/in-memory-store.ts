@@ -104,10 +104,15 @@ export class InMemorySessionStore implements SessionStore {
     const now = this.#clock.now();
     const verdict = judgeLease(stored.lease, undefined, now);
     if (verdict !== "ok") throw leaseError(verdict, key.sessionId);
-    this.#append(key, stored, userEvent);
+    const resumed = stored.eventIds.has(userEvent.id);
+    if (!resumed) this.#append(key, stored, userEvent);
     const lease: Lease = { token: this.#ids.uuid(), expiresAt: now + this.#leaseTtlMs };
     stored.lease = lease;
-    return { session: this.#view(key.appName, key.userId, stored, window ?? {}), lease: lease.token };
+    return {
+      session: this.#view(key.appName, key.userId, stored, window ?? {}),
+      lease: lease.token,
+      resumed,
+    };
   }
 
   async endTurn(key: SessionKey, lease: string): Promise<void> {

@@ -9,6 +9,7 @@ import { judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import {
+  HAS_EVENT,
   INSERT_EVENT,
   INSERT_SESSION,
   RELEASE_LEASE,
@@ -98,18 +99,24 @@ export class SessionObject extends DurableObject {
     });
   }
 
-  /** Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live. */
-  beginTurn(input: BeginTurnInput): RpcResult<{ session: SessionRecord; lease: string }> {
+  /**
+   * Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live.
+   * A user event already in the log (a resumed turn) is not appended again: only the lease is taken.
+   */
+  beginTurn(input: BeginTurnInput): RpcResult<{ session: SessionRecord; lease: string; resumed: boolean }> {
     const row = this.#row();
     if (!row) return notFound();
     const now = Date.now();
     const verdict = judgeLease(leaseOf(row), undefined, now);
     if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
     const lease = crypto.randomUUID();
-    const written = this.#write(input.event, () => SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs));
+    const takeLease = () => SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs);
+    const resumed = HAS_EVENT.first(this.#sql, input.event.id) !== undefined;
+    if (resumed) takeLease();
+    const written = resumed ? ok(null) : this.#write(input.event, takeLease);
     if (!written.ok) return written;
     const session = this.#snapshot(input.window);
-    return session.ok ? ok({ session: session.value, lease }) : session;
+    return session.ok ? ok({ session: session.value, lease, resumed }) : session;
   }
 
   /** Releases `lease` if it is the current one; anything else is left alone. */

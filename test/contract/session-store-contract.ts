@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { appendCases } from "./append-cases.js";
 import type { HarnessSetup } from "./fixtures.js";
+import { resumeCases } from "./resume-cases.js";
 import { sessionCases } from "./sessions-cases.js";
 import { turnCases } from "./turn-cases.js";
 
@@ -15,5 +16,6 @@ export function describeSessionStoreContract(label: string, setup: HarnessSetup)
     sessionCases(setup);
     appendCases(setup);
     turnCases(setup);
+    resumeCases(setup);
   });
 }
