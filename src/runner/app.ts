@@ -1,4 +1,5 @@
 import type { BaseAgent } from "../agents/base-agent.js";
+import { BatonError } from "../core/errors.js";
 import type { WebhookDefinition } from "../core/webhook.js";
 
 export interface AppConfig {
@@ -33,12 +34,18 @@ const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
  */
 export function defineApp(config: AppConfig): App {
   if (!APP_NAME.test(config.name)) {
-    throw new TypeError(`App name "${config.name}" must be letters, digits, "_", "-" or ".".`);
+    throw new BatonError(
+      "invalid_config",
+      `App name "${config.name}" must be letters, digits, "_", "-" or ".".`,
+    );
   }
   const agents = new Map<string, BaseAgent>();
   const visit = (agent: BaseAgent): void => {
     if (agents.has(agent.name))
-      throw new TypeError(`Agent name "${agent.name}" appears twice in app "${config.name}".`);
+      throw new BatonError(
+        "invalid_config",
+        `Agent name "${agent.name}" appears twice in app "${config.name}".`,
+      );
     agents.set(agent.name, agent);
     for (const sub of agent.subAgents) visit(sub);
   };
