@@ -31,6 +31,8 @@ export interface TurnStart {
   lease: string;
   /** `true` when the user event was already stored (a resumed turn): nothing was appended this time. */
   resumed: boolean;
+  /** The lease's length in ms; a store that gives it (and `renewLease`) gets a heartbeat from the runner. */
+  leaseTtlMs?: number;
 }
 
 /**
@@ -64,4 +66,10 @@ export interface SessionStore {
   beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart>;
   /** Releases the lease if it is still the current one. Never throws for a lapsed lease. */
   endTurn(key: SessionKey, lease: string): Promise<void>;
+  /**
+   * Extends a live `lease` by its full length (the runner's heartbeat while a slow step runs);
+   * `lease_lost` when it lapsed or another turn holds the session. Optional: a store without it gets
+   * no heartbeat, and its leases last one TTL past the last append.
+   */
+  renewLease?(key: SessionKey, lease: string): Promise<void>;
 }
