@@ -48,6 +48,10 @@ export {
   runFunctionCalls,
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
+export type { AgentConfigRegistry, LoadAgentConfigOptions } from "./config/agent-config-registry.js";
+export { AgentConfigError } from "./config/config-error.js";
+export { loadAgentConfig } from "./config/load-agent-config.js";
+export { readAgentConfigDir } from "./config/read-config-dir.js";
 export {
   type Content,
   ContentSchema,

@@ -1,0 +1,44 @@
+import type {
+  AfterModelCallback,
+  AfterToolCallback,
+  AgentCallback,
+  BeforeModelCallback,
+  BeforeToolCallback,
+} from "../agents/callbacks.js";
+import type { FunctionTool } from "../agents/function-tool.js";
+import type { ModelSpec } from "../core/ports.js";
+
+type Named<T> = Readonly<Record<string, T>>;
+
+/**
+ * What YAML refers to by name, as the app passes it: ADK resolves a dotted Python name
+ * (`my_app.tools.lookup`) by importing it; Baton looks the same string up here. A name the YAML uses
+ * and the registry lacks is an error naming the file, the field and the registered names.
+ * @example
+ * const registry = { tools: { "helpdesk.tools.lookup_invoice": lookupInvoice },
+ *   beforeModel: { "helpdesk.callbacks.redact": redact } };
+ */
+export interface AgentConfigRegistry {
+  /** Function tools for `tools: [{name}]` and `LongRunningFunctionTool`'s `func`. */
+  tools?: Named<FunctionTool>;
+  /** `before_agent_callbacks` and `after_agent_callbacks`. */
+  agentCallbacks?: Named<AgentCallback>;
+  beforeModel?: Named<BeforeModelCallback>;
+  afterModel?: Named<AfterModelCallback>;
+  beforeTool?: Named<BeforeToolCallback>;
+  afterTool?: Named<AfterToolCallback>;
+}
+
+/** How `loadAgentConfig` builds a tree. */
+export interface LoadAgentConfigOptions {
+  /** The config files: path (`/`-separated, relative to a common root) → YAML text. */
+  files: Readonly<Record<string, string>>;
+  /** The root agent's file among `files`. Default `root_agent.yaml`. */
+  root?: string;
+  registry?: AgentConfigRegistry;
+  /**
+   * Maps a YAML `model` to Baton's model. Default: a `provider:model` string is used as is; a bare name
+   * is a Gemini model, as ADK reads it (`gemini-2.5-flash` → `google:gemini-2.5-flash`).
+   */
+  model?: (name: string) => ModelSpec;
+}
