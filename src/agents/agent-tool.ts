@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Content } from "../core/content.js";
 import type { ToolDeclaration } from "../core/llm.js";
 import type { BaseAgent } from "./base-agent.js";

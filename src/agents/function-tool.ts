@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolDeclaration } from "../core/llm.js";
 import type { ToolContext } from "./callback-context.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Event } from "../core/event.js";
 import { isFinalResponse } from "../core/event.js";
 import { type GenerateContentConfig, GenerateContentConfigSchema } from "../core/generate-content-config.js";

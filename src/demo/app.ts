@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { functionTool } from "../agents/function-tool.js";
 import { LlmAgent } from "../agents/llm-agent.js";
 import { userText } from "../core/content.js";

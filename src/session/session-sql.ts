@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Event, EventSchema } from "../core/event.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
