@@ -6,7 +6,7 @@ import { newInvocationId } from "../core/ids.js";
 import type { RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { SessionStore } from "../core/session-store.js";
-import { type StateMap, TEMP_PREFIX } from "../core/state.js";
+import { type StateMap, scopesOfKeys, TEMP_PREFIX, unionScopes } from "../core/state.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
 import { startHeartbeat } from "./lease-heartbeat.js";
@@ -91,7 +91,9 @@ export class Runner {
     );
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
-    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(key, userEvent, window);
+    // Only the shared scopes some agent may touch, or the request writes, are read (docs/scaling.md).
+    const scopes = unionScopes(this.app.stateScopes, scopesOfKeys(Object.keys(request.stateDelta ?? {})));
+    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(key, userEvent, window, scopes);
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
     return this.invoke({ key, lease, leaseTtlMs, session, userEvent: stored ?? userEvent, request, resumed });
   }
