@@ -93,7 +93,12 @@ export class Runner {
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
     // Only the shared scopes some agent may touch, or the request writes, are read (docs/scaling.md).
     const scopes = unionScopes(this.app.stateScopes, scopesOfKeys(Object.keys(request.stateDelta ?? {})));
-    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(key, userEvent, window, scopes);
+    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(
+      key,
+      userEvent,
+      window,
+      scopes,
+    );
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
     return this.invoke({ key, lease, leaseTtlMs, session, userEvent: stored ?? userEvent, request, resumed });
   }

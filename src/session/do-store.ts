@@ -5,8 +5,8 @@ import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import {
   mergeScopedState,
-  SHARED_SCOPES,
   type ScopedDelta,
+  SHARED_SCOPES,
   type SharedScope,
   type StateMap,
   splitStateDelta,

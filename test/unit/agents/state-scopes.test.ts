@@ -27,7 +27,9 @@ const llm = (name: string, extra: Partial<ConstructorParameters<typeof LlmAgent>
 /** An agent kind Baton cannot see into. */
 class Custom extends BaseAgent {
   readonly transferPolicy = undefined;
-  protected async *runImpl(_ctx: InvocationContext): AsyncGenerator<Event> {}
+  protected async *runImpl(_ctx: InvocationContext): AsyncGenerator<Event> {
+    // runs nothing: only its shape matters here
+  }
 }
 
 describe("treeScopes: the shared state scopes an app's turn must read", () => {
@@ -83,7 +85,9 @@ describe("treeScopes: the shared state scopes an app's turn must read", () => {
     expect(treeScopes(llm("root", { subAgents: [new Custom({ name: "custom" })] }))).toEqual(["app", "user"]);
     expect(treeScopes(new Custom({ name: "custom", stateScopes: ["user"] }))).toEqual(["user"]);
     class Tweaked extends LlmAgent {
-      protected override async *runImpl(_ctx: InvocationContext): AsyncGenerator<Event> {}
+      protected override async *runImpl(_ctx: InvocationContext): AsyncGenerator<Event> {
+        // runs nothing: only its shape matters here
+      }
     }
     expect(treeScopes(new Tweaked({ name: "tweaked", model: "demo:x" }))).toEqual(["app", "user"]);
   });
