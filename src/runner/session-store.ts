@@ -1,6 +1,7 @@
 import type { Event } from "../core/event.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { StateMap } from "../core/state.js";
+import type { TurnTrace } from "../core/trace.js";
 
 /** Which events a read returns (ADK `GetSessionConfig`). */
 export interface EventWindow {
@@ -52,6 +53,14 @@ export interface SessionStore {
    * The returned session holds the events selected by `window` (all by default), user event included.
    */
   beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart>;
-  /** Releases the lease if it is still the current one. Never throws for a lapsed lease. */
-  endTurn(key: SessionKey, lease: string): Promise<void>;
+  /**
+   * Releases the lease if it is still the current one. Never throws for a lapsed lease. `trace`, the turn's
+   * spans, is stored with the session in the same write; a session keeps its last
+   * `TRACE_LIMITS.turnsPerSession` traces.
+   */
+  endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void>;
+  /** The stored traces of the session's recent turns, oldest first; `[]` for a missing session. */
+  listTraces(key: SessionKey): Promise<TurnTrace[]>;
+  /** The users of `appName` that have a session with this id (the dev UI names sessions without a user). */
+  findSessionOwners(appName: string, sessionId: string): Promise<string[]>;
 }

@@ -3,6 +3,7 @@ import type { Event } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import type { Session, SessionKey } from "../core/session.js";
 import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
+import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../runner/session-store.js";
 import { selectWindow } from "./event-window.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
@@ -24,6 +25,7 @@ interface StoredSession {
   eventIds: Set<string>;
   lastUpdateTime: number;
   lease: Lease | null;
+  traces: TurnTrace[];
 }
 
 const scopeKey = (appName: string, userId: string): string => JSON.stringify([appName, userId]);
@@ -61,6 +63,7 @@ export class InMemorySessionStore implements SessionStore {
       eventIds: new Set(),
       lastUpdateTime: this.#clock.now() / 1000,
       lease: null,
+      traces: [],
     };
     owned.set(id, stored);
     this.#sessions.set(scopeKey(appName, userId), owned);
@@ -102,9 +105,27 @@ export class InMemorySessionStore implements SessionStore {
     return { session: this.#view(key.appName, key.userId, stored, window ?? {}), lease: lease.token };
   }
 
-  async endTurn(key: SessionKey, lease: string): Promise<void> {
+  async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {
     const stored = this.#find(key);
     if (stored?.lease?.token === lease) stored.lease = null;
+    if (stored && trace) {
+      stored.traces.push(structuredClone(trace));
+      stored.traces.splice(0, Math.max(0, stored.traces.length - TRACE_LIMITS.turnsPerSession));
+    }
+  }
+
+  async listTraces(key: SessionKey): Promise<TurnTrace[]> {
+    return structuredClone(this.#find(key)?.traces ?? []);
+  }
+
+  async findSessionOwners(appName: string, sessionId: string): Promise<string[]> {
+    const owners: string[] = [];
+    for (const [scope, owned] of this.#sessions) {
+      // SAFETY: every key of #sessions is made by `scopeKey`, the JSON of an [app, user] pair.
+      const [app, user] = JSON.parse(scope) as [string, string];
+      if (app === appName && owned.has(sessionId)) owners.push(user);
+    }
+    return owners;
   }
 
   /** Stores a non-partial event and applies its delta to the three scopes; returns a copy of what was stored. */

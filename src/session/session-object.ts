@@ -3,6 +3,7 @@ import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Session, SessionKey } from "../core/session.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
+import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import type { EventWindow } from "../runner/session-store.js";
 import { windowLimit } from "./event-window.js";
 import { judgeLease, type Lease, leaseError } from "./lease.js";
@@ -11,13 +12,16 @@ import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import {
   INSERT_EVENT,
   INSERT_SESSION,
+  INSERT_TRACE,
   RELEASE_LEASE,
   SELECT_SESSION,
+  SELECT_TRACES,
   SELECT_WINDOW_NEWEST_FIRST,
   SESSION_SQL_SCHEMA,
   SET_LEASE,
   type SessionRow,
   TOUCH_SESSION,
+  TRIM_TRACES,
 } from "./session-sql.js";
 import { migrate } from "./sql.js";
 import { readState, writeState } from "./state-table.js";
@@ -100,9 +104,19 @@ export class SessionObject extends DurableObject {
     return session.ok ? ok({ session: session.value, lease }) : session;
   }
 
-  /** Releases `lease` if it is the current one; anything else is left alone. */
-  endTurn(lease: string): void {
-    RELEASE_LEASE.run(this.#sql, lease);
+  /** Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept). */
+  endTurn(lease: string, trace?: TurnTrace): void {
+    this.ctx.storage.transactionSync(() => {
+      RELEASE_LEASE.run(this.#sql, lease);
+      if (trace === undefined || !this.#row()) return;
+      INSERT_TRACE.run(this.#sql, trace.invocationId, JSON.stringify(trace));
+      TRIM_TRACES.run(this.#sql, TRACE_LIMITS.turnsPerSession);
+    });
+  }
+
+  /** The stored turn traces, oldest first. */
+  traces(): TurnTrace[] {
+    return SELECT_TRACES.all(this.#sql);
   }
 
   /** Deletes everything, then lays the empty schema down again so the same id can be created anew. */

@@ -2,6 +2,7 @@ import { describe } from "vitest";
 import { appendCases } from "./append-cases.js";
 import type { HarnessSetup } from "./fixtures.js";
 import { sessionCases } from "./sessions-cases.js";
+import { traceCases } from "./trace-cases.js";
 import { turnCases } from "./turn-cases.js";
 
 export type { HarnessSetup, SessionStoreHarness } from "./fixtures.js";
@@ -15,5 +16,6 @@ export function describeSessionStoreContract(label: string, setup: HarnessSetup)
     sessionCases(setup);
     appendCases(setup);
     turnCases(setup);
+    traceCases(setup);
   });
 }

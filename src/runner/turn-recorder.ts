@@ -1,0 +1,94 @@
+import type { Clock, IdSource } from "../core/ids.js";
+import {
+  ATTR,
+  type OpenSpan,
+  type SpanAttributes,
+  type SpanRecorder,
+  TRACE_LIMITS,
+  type TraceSpan,
+  type TurnTrace,
+} from "../core/trace.js";
+
+const PAYLOADS = [ATTR.llmRequest, ATTR.llmResponse, ATTR.toolArgs, ATTR.toolResponse];
+
+const hex = (ids: IdSource, length: number): string => ids.uuid().replace(/-/g, "").slice(0, length);
+
+const clip = (attributes: SpanAttributes): SpanAttributes => {
+  const out: SpanAttributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    out[key] =
+      typeof value === "string" && value.length > TRACE_LIMITS.attributeChars
+        ? `${value.slice(0, TRACE_LIMITS.attributeChars)}… (${value.length} chars)`
+        : value;
+  }
+  return out;
+};
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Records one invocation's spans in memory; `finish` returns them as a bounded `TurnTrace`. Ids are
+ * OpenTelemetry-shaped (32 hex trace id, 16 hex span ids) from the run's id source, times from its clock.
+ */
+export class TurnRecorder implements SpanRecorder {
+  readonly traceId: string;
+  readonly #spans: TraceSpan[] = [];
+  #dropped = 0;
+
+  constructor(
+    readonly invocationId: string,
+    private readonly clock: Clock,
+    private readonly ids: IdSource,
+  ) {
+    this.traceId = hex(ids, 32);
+  }
+
+  start(name: string, attributes: SpanAttributes, parent?: OpenSpan): OpenSpan {
+    const spanId = hex(this.ids, 16);
+    const startMs = this.clock.now();
+    const attrs: SpanAttributes = { ...attributes };
+    let ended = false;
+    return {
+      spanId,
+      set: (more) => void Object.assign(attrs, more),
+      end: (more, error) => {
+        if (ended) return;
+        ended = true;
+        Object.assign(attrs, more);
+        if (this.#spans.length >= TRACE_LIMITS.spans) {
+          this.#dropped += 1;
+          return;
+        }
+        const parentSpanId = parent?.spanId ? { parentSpanId: parent.spanId } : {};
+        const failed = error === undefined ? {} : { error: errorText(error) };
+        const endMs = this.clock.now();
+        this.#spans.push({
+          name,
+          spanId,
+          ...parentSpanId,
+          startMs,
+          endMs,
+          attributes: clip(attrs),
+          ...failed,
+        });
+      },
+    };
+  }
+
+  /** The spans in start order, within `TRACE_LIMITS`. */
+  finish(): TurnTrace {
+    const spans = [...this.#spans].sort((a, b) => a.startMs - b.startMs);
+    const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
+    if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
+    if (JSON.stringify(trace).length > TRACE_LIMITS.bytes) {
+      for (const span of spans) for (const key of PAYLOADS) delete span.attributes[key];
+      this.#markTruncated(trace, "payloads dropped");
+    }
+    return trace;
+  }
+
+  #markTruncated(trace: TurnTrace, why: string): void {
+    const root = trace.spans.find((s) => s.parentSpanId === undefined) ?? trace.spans[0];
+    if (root) root.attributes[ATTR.truncated] = why;
+  }
+}
