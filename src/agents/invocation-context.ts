@@ -2,6 +2,7 @@ import type { Content } from "../core/content.js";
 import { createEvent, type Event, type NewEvent } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import type { Session } from "../core/session.js";
+import { NO_TRACE, type OpenSpan, type SpanRecorder } from "../core/trace.js";
 import type { ModelEnv } from "../models/resolve-model.js";
 import type { BaseAgent } from "./base-agent.js";
 
@@ -32,6 +33,10 @@ export class InvocationContext {
   private readonly llmCalls: { count: number };
   /** ADK's `end_invocation`, per agent (a shallow copy per agent). */
   endInvocation = false;
+  /** Where the invocation's spans go (the runner's recorder); shared by every agent of the invocation. */
+  recorder: SpanRecorder = NO_TRACE;
+  /** The span of the agent run this context belongs to: the parent of its model and tool spans. */
+  span: OpenSpan | undefined;
 
   constructor(
     readonly invocationId: string,
@@ -49,7 +54,7 @@ export class InvocationContext {
 
   /** The context an agent runs in: same invocation, same session, its own `endInvocation` flag. */
   forAgent(agent: BaseAgent): InvocationContext {
-    return new InvocationContext(
+    const child = new InvocationContext(
       this.invocationId,
       this.session,
       this.rootAgent,
@@ -60,6 +65,9 @@ export class InvocationContext {
       this.branch,
       this.llmCalls,
     );
+    child.recorder = this.recorder;
+    child.span = this.span;
+    return child;
   }
 
   /**
@@ -67,7 +75,7 @@ export class InvocationContext {
    * histories stay apart (ADK `branch`, `parent.child`).
    */
   onBranch(branch: string): InvocationContext {
-    return new InvocationContext(
+    const child = new InvocationContext(
       this.invocationId,
       this.session,
       this.rootAgent,
@@ -78,6 +86,9 @@ export class InvocationContext {
       branch,
       this.llmCalls,
     );
+    child.recorder = this.recorder;
+    child.span = this.span;
+    return child;
   }
 
   /** A new event of this invocation, authored by its agent, on its branch. */

@@ -2,6 +2,7 @@ import { functionCallsOf, textOf } from "../core/content.js";
 import { AgentFailure } from "../core/errors.js";
 import { type Event, isFinalResponse } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
+import { ATTR, type OpenSpan } from "../core/trace.js";
 import { callModel } from "../models/call-model.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../models/llm-request.js";
 import { resolveModel } from "../models/resolve-model.js";
@@ -10,6 +11,7 @@ import { firstResult } from "./callbacks.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
+import { modelResponseAttributes, modelSpanAttributes } from "./span-attributes.js";
 import { executeFunctionCalls } from "./tool-execution.js";
 
 /** The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2). */
@@ -18,6 +20,7 @@ async function* modelResponses(
   ctx: InvocationContext,
   cbCtx: CallbackContext,
   request: LlmRequest,
+  span: OpenSpan,
 ): AsyncGenerator<LlmResponse> {
   const { beforeModel, afterModel, onModelError } = agent.config;
   const replaced = await firstResult(beforeModel, (cb) => cb(cbCtx, request));
@@ -41,15 +44,27 @@ async function* modelResponses(
   const after = async (response: LlmResponse) =>
     (await firstResult(afterModel, (cb) => cb(cbCtx, response))) ?? response;
   const { services, runConfig } = ctx;
+  // Every retry sleeps first: counting the sleeps counts the retries, with no hook in the model code.
+  let retries = 0;
+  const sleep = (ms: number) => {
+    span.set({ [ATTR.retries]: ++retries });
+    return services.sleep(ms);
+  };
   try {
     const responses = callModel(resolveModel(spec, services.modelEnv), request, {
       streaming: runConfig.streaming,
       retry: { ...DEFAULT_RETRY, ...agent.config.retry },
-      sleep: services.sleep,
+      sleep,
       random: services.random,
       ...(runConfig.signal ? { signal: runConfig.signal } : {}),
     });
-    for await (const response of responses) yield await after(response);
+    const started = services.clock.now();
+    for await (const response of responses) {
+      // The model's own time: the span also covers storing the events the step yields.
+      if (!response.partial)
+        span.set({ ...modelResponseAttributes(response), [ATTR.modelMs]: services.clock.now() - started });
+      yield await after(response);
+    }
   } catch (error) {
     const recovered = await firstResult(onModelError, (cb) => cb(cbCtx, request, error));
     if (recovered === undefined) throw error;
@@ -85,8 +100,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   const tools = agent.toolsByName;
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
-  for await (const response of modelResponses(agent, ctx, cbCtx, request)) {
-    if (isEmpty(response)) continue;
+  const toEvent = (response: LlmResponse): Event => {
     const parts = (response.content?.parts ?? []).map((p) =>
       p.functionCall && !p.functionCall.id && !response.partial
         ? { ...p, functionCall: { ...p.functionCall, id: newFunctionCallId(ctx.services.ids) } }
@@ -108,7 +122,20 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
       eventId = newEventId(ctx.services.ids);
       modelEvent = event;
     }
-    yield event;
+    return event;
+  };
+  const attributes = modelSpanAttributes(ctx, agent.resolvedModel, eventId, request);
+  const span = ctx.recorder.start("call_llm", attributes, ctx.span);
+  try {
+    for await (const response of modelResponses(agent, ctx, cbCtx, request, span)) {
+      if (isEmpty(response)) continue;
+      yield toEvent(response);
+    }
+  } catch (error) {
+    span.end({}, error);
+    throw error;
+  } finally {
+    span.end();
   }
   const calls = functionCallsOf(modelEvent?.content);
   if (calls.length === 0) return;

@@ -1,6 +1,7 @@
 import type { FunctionCall, Part } from "../core/content.js";
 import { AgentFailure } from "../core/errors.js";
 import type { Event, EventActions } from "../core/event.js";
+import { ATTR } from "../core/trace.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { ToolContext } from "./callback-context.js";
@@ -14,6 +15,7 @@ import {
 } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
+import { toolResponseText, toolSpanAttributes } from "./span-attributes.js";
 
 export interface ToolCallbacks {
   beforeTool?: OneOrMany<BeforeToolCallback> | undefined;
@@ -110,9 +112,26 @@ export async function executeFunctionCalls(
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
 ): Promise<Event | undefined> {
-  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, agent, call, tools, callbacks)));
+  const spans = calls.map((call) =>
+    ctx.recorder.start(
+      `execute_tool ${call.name}`,
+      toolSpanAttributes(ctx, call.name, call.id, call.args),
+      ctx.span,
+    ),
+  );
+  const outcomes = await Promise.all(
+    calls.map((call, i) =>
+      runCall(ctx, agent, call, tools, callbacks).catch((error: unknown) => {
+        spans[i]?.end({}, error);
+        throw error;
+      }),
+    ),
+  );
   const parts = outcomes.flatMap((o) => (o.part ? [o.part] : []));
-  if (parts.length === 0) return undefined;
+  if (parts.length === 0) {
+    for (const span of spans) span.end({ [ATTR.toolResponse]: "pending (long-running)" });
+    return undefined;
+  }
   const actions: Partial<EventActions> = { stateDelta: {} };
   for (const { ctx: toolCtx } of outcomes) {
     Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
@@ -120,5 +139,14 @@ export async function executeFunctionCalls(
       if (value !== undefined) Object.assign(actions, { [key]: value });
     }
   }
-  return ctx.newEvent({ content: { role: "user", parts }, actions });
+  const event = ctx.newEvent({ content: { role: "user", parts }, actions });
+  calls.forEach((call, i) => {
+    const transfer = outcomes[i]?.ctx.actions.transferToAgent;
+    spans[i]?.end({
+      [ATTR.eventId]: event.id,
+      [ATTR.toolResponse]: toolResponseText(event.content, call.id, call.name),
+      ...(transfer ? { [ATTR.transferTo]: transfer } : {}),
+    });
+  });
+  return event;
 }

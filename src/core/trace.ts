@@ -79,7 +79,9 @@ export const ATTR = {
   toolResponse: "gcp.vertex.agent.tool_response",
   transferTo: "baton.transfer.to",
   retries: "baton.model.retries",
+  modelMs: "baton.model.duration_ms",
   rowsWritten: "baton.storage.rows_written",
   bytesWritten: "baton.storage.bytes_written",
+  traceBytes: "baton.storage.trace_bytes",
   truncated: "baton.trace.truncated",
 } as const;

@@ -2,7 +2,9 @@ import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
+import type { TurnTrace } from "../core/trace.js";
 import { Runner } from "../runner/runner.js";
+import { exportTraces, otlpConfigFrom } from "../telemetry/otlp-export.js";
 import { appNamed } from "./app-lookup.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
@@ -11,7 +13,13 @@ import type { HonoEnv } from "./types.js";
 /** Starts the turn: 400/404/409 are thrown here, before any response is begun. */
 async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
   const app = appNamed(c, body.appName);
-  const runner = new Runner({ app, sessionStore: c.var.deps.sessionStore, services: c.var.deps.services });
+  const otlp = otlpConfigFrom(c.env);
+  const runner = new Runner({
+    app,
+    sessionStore: c.var.deps.sessionStore,
+    services: c.var.deps.services,
+    ...(otlp ? { onTrace: (trace: TurnTrace) => afterResponse(c, exportTraces([trace], otlp)) } : {}),
+  });
   return runner.start({
     userId: body.userId,
     sessionId: body.sessionId,
@@ -21,6 +29,17 @@ async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
     ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
     ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
   });
+}
+
+/** Keeps `work` alive after the response (`ctx.waitUntil`); outside a Worker it just runs. */
+function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
+  let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch (_noContext) {
+    ctx = undefined; // Hono outside a Worker (Node tests) has no execution context
+  }
+  ctx?.waitUntil(work);
 }
 
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */

@@ -6,10 +6,13 @@ import { createEvent, type Event } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
 import type { Session, SessionKey } from "../core/session.js";
 import { type StateMap, TEMP_PREFIX } from "../core/state.js";
+import type { OpenSpan, TurnTrace } from "../core/trace.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
 import type { SessionStore } from "./session-store.js";
+import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
+import { invocationSpanAttributes, TurnRecorder } from "./turn-recorder.js";
 import { validateNewMessage } from "./validate-message.js";
 
 export interface RunnerOptions {
@@ -17,6 +20,8 @@ export interface RunnerOptions {
   sessionStore: SessionStore;
   /** Clock, ids, sleep, model env and log; each defaults to the real one. */
   services?: Partial<RunServices>;
+  /** Called with each turn's trace once it is stored (the Worker exports it over OTLP from here). */
+  onTrace?: (trace: TurnTrace) => void;
 }
 
 export interface RunRequest {
@@ -43,11 +48,13 @@ export class Runner {
   readonly app: App;
   private readonly store: SessionStore;
   private readonly services: RunServices;
+  private readonly onTrace: ((trace: TurnTrace) => void) | undefined;
 
   constructor(options: RunnerOptions) {
     this.app = options.app;
     this.store = options.sessionStore;
     this.services = { ...systemServices(), ...options.services };
+    this.onTrace = options.onTrace;
   }
 
   /** Runs one invocation and yields its events. Session and busy errors are thrown before any event. */
@@ -79,12 +86,16 @@ export class Runner {
     );
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
+    const recorder = new TurnRecorder(invocationId, this.services.clock, this.services.ids);
+    const root = recorder.start("invocation", invocationSpanAttributes(this.app.name, key, invocationId));
     const { session, lease } = await this.store.beginTurn(key, userEvent, window);
-    return this.invoke({ key, lease, session, userEvent, request });
+    const cost = new StorageCost();
+    cost.add(userEvent);
+    return this.invoke({ key, lease, session, userEvent, request, trace: { recorder, root, cost } });
   }
 
   private async *invoke(turn: Turn): AsyncGenerator<Event> {
-    const { key, lease, session, userEvent, request } = turn;
+    const { key, lease, session, userEvent, request, trace } = turn;
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
     try {
@@ -105,9 +116,12 @@ export class Runner {
         },
         this.services,
       );
+      ctx.recorder = trace.recorder;
+      ctx.span = trace.root;
       const persist = async (event: Event): Promise<Event> => {
         applyTemp(session.state, event.actions.stateDelta);
         const stored = await this.store.appendEvent(key, stamp(event), { lease });
+        trace.cost.add(stored);
         session.events.push(stored);
         Object.assign(session.state, stored.actions.stateDelta);
         return stored;
@@ -123,7 +137,10 @@ export class Runner {
         yield await persist(createEvent({ invocationId, author, ...errorFields(cause) }, this.services));
       }
     } finally {
-      await this.store.endTurn(key, lease);
+      trace.root.end(trace.cost.attributes());
+      const finished = trace.recorder.finish();
+      await this.store.endTurn(key, lease, finished);
+      this.onTrace?.(finished);
     }
   }
 }
@@ -134,6 +151,7 @@ interface Turn {
   session: Session;
   userEvent: Event;
   request: RunRequest;
+  trace: { recorder: TurnRecorder; root: OpenSpan; cost: StorageCost };
 }
 
 /** ADK E03: run-level custom metadata first, the event's own keys win. */

@@ -1,4 +1,5 @@
 import type { Clock, IdSource } from "../core/ids.js";
+import type { SessionKey } from "../core/session.js";
 import {
   ATTR,
   type OpenSpan,
@@ -10,6 +11,8 @@ import {
 } from "../core/trace.js";
 
 const PAYLOADS = [ATTR.llmRequest, ATTR.llmResponse, ATTR.toolArgs, ATTR.toolResponse];
+
+const encoder = new TextEncoder();
 
 const hex = (ids: IdSource, length: number): string => ids.uuid().replace(/-/g, "").slice(0, length);
 
@@ -84,6 +87,8 @@ export class TurnRecorder implements SpanRecorder {
       for (const span of spans) for (const key of PAYLOADS) delete span.attributes[key];
       this.#markTruncated(trace, "payloads dropped");
     }
+    const root = spans.find((s) => s.parentSpanId === undefined);
+    if (root) root.attributes[ATTR.traceBytes] = encoder.encode(JSON.stringify(trace)).byteLength;
     return trace;
   }
 
@@ -92,3 +97,12 @@ export class TurnRecorder implements SpanRecorder {
     if (root) root.attributes[ATTR.truncated] = why;
   }
 }
+
+/** The root span of an invocation: the app, the session and the ids ADK's dev UI groups by. */
+export const invocationSpanAttributes = (appName: string, key: SessionKey, invocationId: string) => ({
+  [ATTR.invocationId]: invocationId,
+  [ATTR.sessionId]: key.sessionId,
+  [ATTR.conversation]: key.sessionId,
+  "baton.app.name": appName,
+  "baton.user.id": key.userId,
+});
