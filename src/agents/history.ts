@@ -34,6 +34,9 @@ const isTransferEvent = (e: Event): boolean =>
   Boolean(e.actions.transferToAgent) ||
   (e.content?.parts ?? []).some((p) => p.functionCall?.name === TRANSFER_TOOL_NAME);
 
+/** The first part of every message that relays another agent's event (ADK's wording). */
+export const RELAY_PREAMBLE = "For context:";
+
 /** Another agent's event as the current agent reads it: user-role "For context:" text (ADK-SEMANTICS §3.6). */
 function reframe(event: Event): Content | undefined {
   const parts: Part[] = [];
@@ -50,7 +53,7 @@ function reframe(event: Event): Content | undefined {
       });
     } else parts.push(p);
   }
-  return parts.length === 0 ? undefined : { role: "user", parts: [{ text: "For context:" }, ...parts] };
+  return parts.length === 0 ? undefined : { role: "user", parts: [{ text: RELAY_PREAMBLE }, ...parts] };
 }
 
 /**

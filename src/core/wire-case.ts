@@ -1,6 +1,8 @@
 /** ADK accepts snake_case and camelCase on input (pydantic `populate_by_name`); Baton does the same. */
 
-const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** `state_delta` → `stateDelta`; a camelCase key is returned unchanged. */
+export const snakeToCamel = (key: string): string =>
+  key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { resolveApp } from "./app-lookup.js";
 import { requireToken } from "./auth.js";
 import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
@@ -37,6 +38,7 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
     c.set("deps", deps(c.env));
     await next();
   });
+  api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", run);

@@ -4,7 +4,7 @@ import { agentGraphDot } from "../devtools/agent-graph.js";
 import { appInfo } from "../devtools/agent-info.js";
 import { eventHighlights } from "../devtools/event-highlights.js";
 import { eventTrace, sessionTrace } from "../devtools/trace-view.js";
-import { appNamed } from "./app-lookup.js";
+import { findApp } from "./app-lookup.js";
 import type { HonoEnv } from "./types.js";
 
 /** ADK dev UI features Baton does not have; each answers 501 with a sentence the UI can show. */
@@ -39,11 +39,11 @@ const UNSUPPORTED: readonly [path: string, feature: string][] = [
  */
 export const dev = new Hono<HonoEnv>()
   .get("/dev/apps/:app/build_graph", (c) => {
-    const app = appNamed(c, c.req.param("app"));
+    const app = findApp(c.var.deps.apps, c.req.param("app"));
     return c.json(appInfo(app.name, app.rootAgent));
   })
   .get("/dev/apps/:app/build_graph_image", (c) => {
-    const app = appNamed(c, c.req.param("app"));
+    const app = findApp(c.var.deps.apps, c.req.param("app"));
     const path = c.req.query("node") ?? "";
     const names = path.split("/").filter((part) => part !== "" && part !== app.rootAgent.name);
     let target = app.rootAgent;
@@ -59,7 +59,7 @@ export const dev = new Hono<HonoEnv>()
 for (const prefix of ["", "/dev"]) {
   dev.get(`${prefix}/apps/:app/users/:user/sessions/:session/events/:event/graph`, async (c) => {
     const { app, user, session: sessionId, event: eventId } = c.req.param();
-    const { rootAgent } = appNamed(c, app);
+    const { rootAgent } = findApp(c.var.deps.apps, app);
     const session = await c.var.deps.sessionStore.getSession({ appName: app, userId: user, sessionId });
     if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
     const event = session.events.find((e) => e.id === eventId);
@@ -87,7 +87,7 @@ async function tracesOf(c: Context<HonoEnv>, appNames: readonly string[], sessio
 
 const appsOf = (c: Context<HonoEnv>): string[] => {
   const name = c.req.param("app");
-  return name === undefined ? [...c.var.deps.apps.keys()] : [appNamed(c, name).name];
+  return name === undefined ? [...c.var.deps.apps.keys()] : [findApp(c.var.deps.apps, name).name];
 };
 
 for (const prefix of ["", "/dev/apps/:app"]) {

@@ -5,14 +5,14 @@ import type { Event } from "../core/event.js";
 import type { TurnTrace } from "../core/trace.js";
 import { Runner } from "../runner/runner.js";
 import { exportTraces, otlpConfigFrom } from "../telemetry/otlp-export.js";
-import { appNamed } from "./app-lookup.js";
+import { findApp } from "./app-lookup.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
 import type { HonoEnv } from "./types.js";
 
 /** Starts the turn: 400/404/409 are thrown here, before any response is begun. */
 async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
-  const app = appNamed(c, body.appName);
+  const app = findApp(c.var.deps.apps, body.appName);
   const otlp = otlpConfigFrom(c.env);
   const runner = new Runner({
     app,

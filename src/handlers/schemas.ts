@@ -1,29 +1,76 @@
 import { z } from "zod";
 import { ContentSchema, wireObject } from "../core/content.js";
 import { EventSchema } from "../core/event.js";
+import { snakeToCamel } from "../core/wire-case.js";
 
 const StateMapSchema = z.record(z.string(), z.unknown());
 
-/** `POST /apps/:app/users/:user/sessions` (ADK-SEMANTICS §6.1); every field optional. */
-export const CreateSessionBodySchema = wireObject({
-  sessionId: z.string().nullish(),
-  state: StateMapSchema.nullish(),
-  events: z.array(EventSchema).nullish(),
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The fields of `raw` outside `shape` or in `refused`, each with why, named as the client sent them. */
+function unsupportedFields(
+  raw: unknown,
+  shape: z.ZodRawShape,
+  refused: Readonly<Record<string, string>>,
+): [field: string, reason: string][] {
+  if (!isPlainObject(raw)) return [];
+  return Object.entries(raw).flatMap(([field, value]): [string, string][] => {
+    if (value === null) return [];
+    const camel = snakeToCamel(field);
+    if (Object.hasOwn(refused, camel)) return [[field, refused[camel] ?? ""]];
+    return Object.hasOwn(shape, camel) ? [] : [[field, "Baton does not support this field"]];
+  });
+}
+
+/**
+ * An ADK request body: `shape`'s fields in camelCase or snake_case, and nothing else. A field outside the
+ * shape, or one of `refused` (ADK defines it, Baton cannot honour it), is a 400 naming the field as sent,
+ * reported together with the shape's own problems. `null` counts as absent: Python clients send it for
+ * unset fields.
+ */
+function requestBody<T extends z.ZodRawShape>(shape: T, refused: Readonly<Record<string, string>> = {}) {
+  const known = wireObject(shape);
+  return z.unknown().transform((raw, ctx): z.output<typeof known> => {
+    for (const [field, reason] of unsupportedFields(raw, shape, refused)) {
+      ctx.addIssue({ code: "custom", path: [field], message: reason });
+    }
+    const parsed = known.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+}
+
+/** `POST /apps/:app/users/:user/sessions` (ADK `CreateSessionRequest`); every field optional. */
+export const CreateSessionBodySchema = requestBody({
+  sessionId: z.string().optional(),
+  state: StateMapSchema.optional(),
+  events: z.array(EventSchema).optional(),
 });
 
-/** `PATCH …/sessions/:id`: ADK's own client sends `state_delta`, others `stateDelta`. */
-export const PatchSessionBodySchema = wireObject({ stateDelta: StateMapSchema });
+/** `PATCH …/sessions/:id` (ADK `UpdateSessionRequest`): ADK's own client sends `state_delta`, others `stateDelta`. */
+export const PatchSessionBodySchema = requestBody({ stateDelta: StateMapSchema });
 
-/** ADK `RunAgentRequest`, camelCase or snake_case; `null` means absent, as in pydantic (ADK's dev UI sends `stateDelta: null`). */
-export const RunAgentRequestSchema = wireObject({
-  appName: z.string().min(1),
-  userId: z.string().min(1),
-  sessionId: z.string().min(1),
-  newMessage: ContentSchema,
-  streaming: z.boolean().default(false),
-  stateDelta: StateMapSchema.nullish(),
-  customMetadata: StateMapSchema.nullish(),
-  invocationId: z.string().nullish(),
-  functionCallEventId: z.string().nullish(),
-});
+/**
+ * ADK `RunAgentRequest`, camelCase or snake_case. `functionCallEventId` only decides how ADK splits an event
+ * carrying an `artifactDelta` on SSE; Baton emits none, so it is accepted and has nothing to change.
+ * `invocationId` asks to resume a paused invocation, which ADK refuses for a non-resumable app; so does Baton.
+ */
+export const RunAgentRequestSchema = requestBody(
+  {
+    appName: z.string().min(1),
+    userId: z.string().min(1),
+    sessionId: z.string().min(1),
+    newMessage: ContentSchema,
+    streaming: z.boolean().default(false),
+    stateDelta: StateMapSchema.optional(),
+    customMetadata: StateMapSchema.optional(),
+    functionCallEventId: z.string().optional(),
+  },
+  { invocationId: "resuming an invocation is not supported: Baton apps are not resumable" },
+);
 export type RunAgentRequest = z.infer<typeof RunAgentRequestSchema>;

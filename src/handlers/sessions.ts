@@ -1,69 +1,48 @@
-import { Hono } from "hono";
-import { BatonError } from "../core/errors.js";
-import { createEvent } from "../core/event.js";
+import { type Context, Hono } from "hono";
 import type { SessionKey } from "../core/session.js";
+import type { App } from "../runner/app.js";
+import { SessionsService } from "../runner/sessions-service.js";
 import { systemServices } from "../runner/system-services.js";
-import { appNamed } from "./app-lookup.js";
 import { readBody } from "./read-body.js";
 import { CreateSessionBodySchema, PatchSessionBodySchema } from "./schemas.js";
-import type { HonoEnv } from "./types.js";
+import type { AppScopedEnv } from "./types.js";
 
-const keyOf = (p: { app: string; user: string; session: string }): SessionKey => ({
-  appName: p.app,
-  userId: p.user,
-  sessionId: p.session,
+type SessionsContext = Context<AppScopedEnv>;
+
+const serviceOf = (c: SessionsContext): SessionsService =>
+  new SessionsService(c.var.deps.sessionStore, { ...systemServices(), ...c.var.deps.services });
+
+const keyOf = (app: App, params: { user: string; session: string }): SessionKey => ({
+  appName: app.name,
+  userId: params.user,
+  sessionId: params.session,
 });
 
-const missing = (sessionId: string) => new BatonError("session_not_found", `Session not found: ${sessionId}`);
-
-/** ADK's session endpoints under `/apps/:app/users/:user/sessions` (ADK-SEMANTICS §6.1). */
-export const sessions = new Hono<HonoEnv>()
+/** ADK's session endpoints under `/apps/:app/users/:user/sessions` (ADK-SEMANTICS §6.1); `resolveApp` runs first. */
+export const sessions = new Hono<AppScopedEnv>()
   .post("/apps/:app/users/:user/sessions", async (c) => {
-    const { app, user } = c.req.param();
-    appNamed(c, app);
     const body = await readBody(c, CreateSessionBodySchema, { optional: true });
-    const store = c.var.deps.sessionStore;
-    const session = await store.createSession({
-      appName: app,
-      userId: user,
-      ...(body.sessionId == null ? {} : { sessionId: body.sessionId }),
-      ...(body.state == null ? {} : { state: body.state }),
+    const { sessionId, state, events } = body;
+    const session = await serviceOf(c).create({
+      appName: c.var.app.name,
+      userId: c.req.param("user"),
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(state === undefined ? {} : { state }),
+      ...(events === undefined ? {} : { events }),
     });
-    const key = { appName: app, userId: user, sessionId: session.id };
-    for (const event of body.events ?? []) await store.appendEvent(key, event);
-    return c.json(body.events?.length ? await store.getSession(key) : session);
-  })
-  .get("/apps/:app/users/:user/sessions", async (c) => {
-    const { app, user } = c.req.param();
-    appNamed(c, app);
-    return c.json(await c.var.deps.sessionStore.listSessions(app, user));
-  })
-  .get("/apps/:app/users/:user/sessions/:session", async (c) => {
-    const params = c.req.param();
-    appNamed(c, params.app);
-    const session = await c.var.deps.sessionStore.getSession(keyOf(params));
-    if (!session) throw missing(params.session);
     return c.json(session);
   })
+  .get("/apps/:app/users/:user/sessions", async (c) =>
+    c.json(await serviceOf(c).list(c.var.app.name, c.req.param("user"))),
+  )
+  .get("/apps/:app/users/:user/sessions/:session", async (c) =>
+    c.json(await serviceOf(c).get(keyOf(c.var.app, c.req.param()))),
+  )
   .patch("/apps/:app/users/:user/sessions/:session", async (c) => {
-    const params = c.req.param();
-    appNamed(c, params.app);
     const { stateDelta } = await readBody(c, PatchSessionBodySchema);
-    const store = c.var.deps.sessionStore;
-    const services = { ...systemServices(), ...c.var.deps.services };
-    // ADK records a state patch as a user event in a `p-` invocation.
-    const event = createEvent(
-      { invocationId: `p-${services.ids.uuid()}`, author: "user", actions: { stateDelta } },
-      services,
-    );
-    await store.appendEvent(keyOf(params), event);
-    const session = await store.getSession(keyOf(params));
-    if (!session) throw missing(params.session);
-    return c.json(session);
+    return c.json(await serviceOf(c).patchState(keyOf(c.var.app, c.req.param()), stateDelta));
   })
   .delete("/apps/:app/users/:user/sessions/:session", async (c) => {
-    const params = c.req.param();
-    appNamed(c, params.app);
-    await c.var.deps.sessionStore.deleteSession(keyOf(params));
+    await serviceOf(c).delete(keyOf(c.var.app, c.req.param()));
     return c.json(null);
   });

@@ -18,6 +18,12 @@ export type HonoEnv<B extends BatonBindings = BatonBindings> = {
   Variables: { deps: ApiDeps };
 };
 
+/** The routes under `/apps/:app`: `resolveApp` has put the app on the context. */
+export type AppScopedEnv<B extends BatonBindings = BatonBindings> = {
+  Bindings: B;
+  Variables: { deps: ApiDeps; app: App };
+};
+
 /** What the handlers need per request; `createWorker` builds it from the Worker's env. */
 export interface ApiDeps {
   apps: ReadonlyMap<string, App>;

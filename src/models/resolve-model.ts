@@ -6,7 +6,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import { createWorkersAI } from "workers-ai-provider";
 import { AgentFailure } from "../core/errors.js";
-import { createDemoModel } from "./demo-model.js";
+import { createDemoModel } from "../demo/model.js";
 
 /** A `provider:model` string, or an AI SDK model object used as is. */
 export type ModelSpec = string | LanguageModel;

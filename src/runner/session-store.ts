@@ -18,6 +18,12 @@ export interface CreateSessionRequest {
   sessionId?: string;
   /** Split by prefix exactly like a delta (ADK-SEMANTICS §4.2). */
   state?: StateMap;
+  /**
+   * Seed events, stored in order as if appended after the state (partials skipped, deltas applied, `temp:`
+   * keys dropped). The session and its events are created together or not at all: a repeated event id is
+   * `invalid_request` and leaves no session behind.
+   */
+  events?: readonly Event[];
 }
 
 /** What `beginTurn` hands the runner: the session as of the user event, and the lease to append with. */

@@ -52,7 +52,14 @@ export class DurableObjectSessionStore implements SessionStore {
     const { appName, userId } = request;
     const key = { appName, userId, sessionId: request.sessionId?.trim() || this.#ids.uuid() };
     const split = splitStateDelta(request.state ?? {});
-    const created = unwrap(await this.#session(key).create(key, split.session));
+    const seeds = request.events ?? [];
+    const created = unwrap(await this.#session(key).create(key, split.session, seeds));
+    // The seeds' `app:`/`user:` deltas, in order after the initial state's.
+    for (const event of seeds.filter((e) => !e.partial)) {
+      const delta = splitStateDelta(persistedEvent(event).actions.stateDelta);
+      Object.assign(split.user, delta.user);
+      Object.assign(split.app, delta.app);
+    }
     // The index entry and the shared scopes follow the session; a failure here leaves it unlisted, not lost.
     const [user, app] = await Promise.all([
       this.#user(key.appName, key.userId).registerSession(key.sessionId, split.user),

@@ -55,7 +55,6 @@ export class InMemorySessionStore implements SessionStore {
     const owned = this.#sessions.get(scopeKey(appName, userId)) ?? new Map<string, StoredSession>();
     if (owned.has(id)) throw new BatonError("session_exists", `Session ${id} already exists`);
     const split = splitStateDelta(structuredClone(request.state ?? {}));
-    this.#applyScopes(appName, userId, split);
     const stored: StoredSession = {
       id,
       state: split.session,
@@ -65,8 +64,17 @@ export class InMemorySessionStore implements SessionStore {
       lease: null,
       traces: [],
     };
+    // Seeds are checked before anything is written, so a refused seed leaves no trace.
+    const seeds = (request.events ?? []).filter((event) => !event.partial);
+    const seen = new Set<string>();
+    for (const event of seeds) {
+      if (seen.has(event.id)) throw new BatonError("invalid_request", `Event ${event.id} is already stored`);
+      seen.add(event.id);
+    }
+    this.#applyScopes(appName, userId, split);
     owned.set(id, stored);
     this.#sessions.set(scopeKey(appName, userId), owned);
+    for (const event of seeds) this.#append({ appName, userId, sessionId: id }, stored, event);
     return this.#view(appName, userId, stored, {});
   }
 

@@ -60,13 +60,25 @@ export class SessionObject extends DurableObject {
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, SESSION_SQL_SCHEMA));
   }
 
-  /** Creates the session with its session-scoped initial state; `session_exists` if it already exists. */
-  create(key: SessionKey, state: StateMap): RpcResult<SessionRecord> {
+  /**
+   * Creates the session with its session-scoped initial state and its non-partial seed `events`, all in one
+   * transaction; `session_exists` if it already exists, `invalid_request` (nothing created) for a repeated
+   * event id.
+   */
+  create(key: SessionKey, state: StateMap, events: readonly Event[] = []): RpcResult<SessionRecord> {
     if (this.#row())
       return refuse(new BatonError("session_exists", `Session ${key.sessionId} already exists`));
+    const seeds = events.filter((event) => !event.partial).map(persistedEvent);
+    const repeated = seeds.find((event, i) => seeds.findIndex((e) => e.id === event.id) !== i);
+    if (repeated) return refuse(new BatonError("invalid_request", `Event ${repeated.id} is already stored`));
     this.ctx.storage.transactionSync(() => {
       INSERT_SESSION.run(this.#sql, key.appName, key.userId, key.sessionId, Date.now() / 1000);
       writeState(this.#sql, state);
+      for (const event of seeds) {
+        INSERT_EVENT.first(this.#sql, event.id, event.timestamp, JSON.stringify(event));
+        writeState(this.#sql, splitStateDelta(event.actions.stateDelta).session);
+        TOUCH_SESSION.run(this.#sql, event.timestamp);
+      }
     });
     return this.#snapshot({});
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type HarnessSetup, idsOf, makeEvent, useContract } from "./fixtures.js";
+import { expectRefusal, type HarnessSetup, idsOf, makeEvent, useContract } from "./fixtures.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -55,6 +55,36 @@ export function sessionCases(setup: HarnessSetup): void {
       // Another user of the app sees the app: key only.
       const other = await t.session("s2", "u2");
       expect((await t.store.getSession(other))?.state).toEqual({ "app:b": 2 });
+    });
+
+    it("creates a session with seed events in order, their deltas applied after the state, partials skipped", async () => {
+      const first = makeEvent({ text: "hi", stateDelta: { a: 2, "user:u": 1, "temp:t": 1 } });
+      const partial = { ...makeEvent({ text: "half" }), partial: true };
+      const second = makeEvent({ author: "root", text: "hello", stateDelta: { "app:x": "y" } });
+      const created = await t.store.createSession({
+        ...t.key("seeded"),
+        state: { a: 1, b: 1 },
+        events: [first, partial, second],
+      });
+      const expected = { a: 2, b: 1, "user:u": 1, "app:x": "y" };
+      expect(created.state).toEqual(expected);
+      expect(idsOf(created.events)).toEqual([first.id, second.id]);
+      expect(created.events[0]?.actions.stateDelta).toEqual({ a: 2, "user:u": 1 });
+      expect(created.lastUpdateTime).toBe(second.timestamp);
+      expect(await t.store.getSession(t.key("seeded"))).toEqual(created);
+    });
+
+    it("creates nothing when a seed event id repeats (invalid_request)", async () => {
+      const event = makeEvent({ text: "twice", stateDelta: { "user:seen": true } });
+      await expectRefusal(
+        t.store.createSession({ ...t.key("twice"), state: { a: 1 }, events: [event, event] }),
+        "invalid_request",
+      );
+      expect(await t.store.getSession(t.key("twice"))).toBeNull();
+      expect((await t.store.listSessions(t.app, "u1")).map((s) => s.id)).not.toContain("twice");
+      const again = await t.store.createSession({ ...t.key("twice") });
+      expect(again.state).toEqual({});
+      expect(again.events).toEqual([]);
     });
 
     it("returns null for a session that does not exist", async () => {

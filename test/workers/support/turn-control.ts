@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { SessionKey } from "../../../src/core/session.js";
-import { createDemoModel } from "../../../src/models/demo-model.js";
+import { createDemoModel } from "../../../src/demo/model.js";
 import { sessionObjectName } from "../../../src/session/do-store.js";
 
 /** The session's Durable Object, as the store addresses it. */

@@ -1,4 +1,4 @@
-import { firstNumber, keywords, overlap, rawWords } from "./demo-words.js";
+import { firstNumber, keywords, overlap, rawWords } from "./words.js";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

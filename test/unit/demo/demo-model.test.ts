@@ -1,38 +1,38 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import type { Content } from "../../../src/core/content.js";
+import { createDemoModel } from "../../../src/demo/model.js";
+import { lastUserText, requestFacts } from "../../../src/demo/request-facts.js";
+import { demoReply } from "../../../src/demo/script.js";
 import { callModel } from "../../../src/models/call-model.js";
 import { toCallOptions } from "../../../src/models/convert.js";
-import { createDemoModel } from "../../../src/models/demo-model.js";
-import { demoReply, identityOf, lastUserText } from "../../../src/models/demo-script.js";
 import type { LlmRequest, ToolDeclaration } from "../../../src/models/llm-request.js";
-import { collect } from "./fakes.js";
+import type { AgentNode } from "../../../src/router/agent-node.js";
+import { transferTargets } from "../../../src/router/transfer-targets.js";
+import { identityInstruction } from "../../../src/transfer/agent-identity.js";
+import { transferInstruction } from "../../../src/transfer/transfer-instruction.js";
+import { transferToolDeclaration } from "../../../src/transfer/transfer-tool.js";
+import { agentIn, llm } from "../fixtures/tree-t1.js";
+import { collect } from "../models/fakes.js";
 
-const identity = (name: string, description: string) =>
-  `You are an agent. Your internal name is "${name}". The description about you is "${description}".`;
+const identity = (name: string, description: string) => identityInstruction({ name, description });
 
-const transferBlock = (targets: Array<[string, string]>) =>
+const tree = llm(
+  "concierge",
+  { description: "Greets the user and routes each question to the right specialist." },
   [
-    "You can hand the conversation over to one of these other agents:",
-    "",
-    ...targets.flatMap(([name, description]) => [
-      `Agent name: ${name}`,
-      `Agent description: ${description}`,
-      "",
-    ]),
-    "If another agent's description fits the question better, call `transfer_to_agent`.",
-    `NOTE: the only valid agent names are ${targets.map(([n]) => `\`${n}\``).join(", ")}.`,
-  ].join("\n");
+    llm("weather", {
+      description: "Answers questions about the weather, forecasts, temperature and rain in a city.",
+    }),
+    llm("billing", { description: "Handles billing: invoices, payments, refunds and charges." }),
+  ],
+);
 
-const transferTool = (names: string[]): ToolDeclaration => ({
-  name: "transfer_to_agent",
-  description: "Hands the user's question over to another agent that is better suited to answer it.",
-  parameters: {
-    type: "object",
-    properties: { agent_name: { type: "string", enum: names } },
-    required: ["agent_name"],
-  },
-});
+/** The system instruction and transfer tool Baton builds for `agent`, from the real writers. */
+const transferParts = (agent: AgentNode) => {
+  const targets = transferTargets(agent);
+  return { block: transferInstruction(agent, targets), tool: transferToolDeclaration(targets) };
+};
 
 const forecastTool: ToolDeclaration = {
   name: "get_forecast",
@@ -44,18 +44,18 @@ const forecastTool: ToolDeclaration = {
   },
 };
 
-const concierge = (text: string, history: Content[] = []): LlmRequest => ({
-  systemInstruction: [
-    "You are the concierge. Route weather and billing questions to the specialists.",
-    identity("concierge", "Greets the user and routes each question to the right specialist."),
-    transferBlock([
-      ["weather", "Answers questions about the weather, forecasts, temperature and rain in a city."],
-      ["billing", "Handles billing: invoices, payments, refunds and charges."],
-    ]),
-  ].join("\n\n"),
-  contents: [...history, { role: "user", parts: [{ text }] }],
-  tools: [transferTool(["weather", "billing"])],
-});
+const concierge = (text: string, history: Content[] = []): LlmRequest => {
+  const { block, tool } = transferParts(tree);
+  return {
+    systemInstruction: [
+      "You are the concierge. Route weather and billing questions to the specialists.",
+      identity(tree.name, tree.description),
+      block,
+    ].join("\n\n"),
+    contents: [...history, { role: "user", parts: [{ text }] }],
+    tools: [tool],
+  };
+};
 
 const options = (request: LlmRequest): LanguageModelV3CallOptions => toCallOptions(request);
 
@@ -80,7 +80,7 @@ describe("the demo model's script", () => {
     const request: LlmRequest = {
       systemInstruction: identity("weather", "Answers questions about the weather."),
       contents: [{ role: "user", parts: [{ text: "What is the forecast for New York in 3 days?" }] }],
-      tools: [forecastTool, transferTool(["concierge"])],
+      tools: [forecastTool, transferParts(agentIn(tree, "weather")).tool],
     };
     expect(demoReply(options(request))).toEqual({
       kind: "tool-call",
@@ -132,10 +132,38 @@ describe("the demo model's script", () => {
     );
   });
 
-  it("takes the identity from a 'You are' sentence when there is no identity line", () => {
-    expect(identityOf("Be nice.\nYou are a cheerful pirate. Speak like one.").sentence).toBe(
-      "I am a cheerful pirate",
+  it("chooses only among the transfer tool's enum, whatever the instruction's prose says", () => {
+    const { block } = transferParts(tree);
+    const request: LlmRequest = {
+      systemInstruction: [
+        "Send every refund, invoice and billing question to the weather agent.",
+        identity(tree.name, tree.description),
+        block,
+      ].join("\n\n"),
+      contents: [{ role: "user", parts: [{ text: "I want a refund for this invoice" }] }],
+      tools: [transferToolDeclaration([agentIn(tree, "weather")])],
+    };
+    // billing is described in the block but not in the enum; the prose's "weather agent" sways nothing.
+    expect(demoReply(options(request)).kind).toBe("text");
+  });
+
+  it("matches a target by its name when the request states no description for it", () => {
+    const request: LlmRequest = {
+      systemInstruction: identity("desk", "Front desk."),
+      contents: [{ role: "user", parts: [{ text: "Talk to billing please" }] }],
+      tools: [transferToolDeclaration([agentIn(tree, "weather"), agentIn(tree, "billing")])],
+    };
+    expect(demoReply(options(request))).toMatchObject({ input: { agent_name: "billing" } });
+  });
+
+  it("reads its identity, targets and tools from the request's structure", () => {
+    const facts = requestFacts(options(concierge("hello")));
+    expect(facts.me).toEqual({ name: "concierge", description: tree.description });
+    expect(facts.targets).toEqual(
+      tree.subAgents.map((agent) => ({ name: agent.name, description: agent.description })),
     );
+    expect(facts.tools).toEqual([]);
+    expect(facts.userText).toBe("hello");
   });
 
   it("reads the newest user text, skipping 'For context:' messages from other agents", () => {

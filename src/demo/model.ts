@@ -8,7 +8,7 @@ import type {
   LanguageModelV3ToolCall,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
-import { type DemoReply, demoReply } from "./demo-script.js";
+import { type DemoReply, demoReply } from "./script.js";
 
 const wordCount = (text: string): number => text.split(/\s+/).filter((w) => w !== "").length;
 
