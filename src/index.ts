@@ -1,5 +1,6 @@
 /** Baton's public API. An explicit list: anything not named here is internal. */
 
+export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
 export { CallbackContext, ToolContext } from "./agents/callback-context.js";
 export type {
@@ -18,6 +19,20 @@ export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
 export { SequentialAgent, type SequentialAgentConfig } from "./agents/sequential-agent.js";
 export { State } from "./agents/state.js";
+export {
+  confirmationRequestEvent,
+  confirmedCalls,
+  REQUEST_CONFIRMATION,
+  readToolConfirmation,
+  type ToolConfirmation,
+  ToolConfirmationSchema,
+} from "./agents/tool-confirmation.js";
+export {
+  executeFunctionCalls,
+  resumeConfirmedCalls,
+  runFunctionCalls,
+  type ToolCallbacks,
+} from "./agents/tool-execution.js";
 export {
   type Content,
   ContentSchema,

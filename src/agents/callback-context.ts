@@ -1,6 +1,7 @@
 import type { EventActions } from "../core/event.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { State } from "./state.js";
+import type { ToolConfirmation } from "./tool-confirmation.js";
 
 /** What callbacks see: the agent, the invocation, and state they may write (ADK `CallbackContext`). */
 export class CallbackContext {
@@ -25,12 +26,30 @@ export class CallbackContext {
 
 /** What a tool sees: a callback context plus its function-call id and the actions of its response. */
 export class ToolContext extends CallbackContext {
-  readonly actions: Pick<EventActions, "transferToAgent" | "escalate" | "skipSummarization"> = {};
+  readonly actions: Pick<EventActions, "transferToAgent" | "escalate" | "skipSummarization"> &
+    Partial<Pick<EventActions, "requestedToolConfirmations">> = {};
 
+  /**
+   * @param toolConfirmation the user's answer when this call runs again after an `adk_request_confirmation`.
+   */
   constructor(
     invocation: InvocationContext,
     readonly functionCallId: string,
+    readonly toolConfirmation?: ToolConfirmation,
   ) {
     super(invocation);
+  }
+
+  /**
+   * Asks the user to confirm this call (ADK `request_confirmation`): the agent emits a long-running
+   * `adk_request_confirmation` call, and the call runs again with `toolConfirmation` set once answered.
+   */
+  requestConfirmation(request: { hint?: string; payload?: unknown } = {}): void {
+    const confirmation: ToolConfirmation = { hint: request.hint ?? "", confirmed: false };
+    if (request.payload !== undefined) confirmation.payload = request.payload;
+    this.actions.requestedToolConfirmations = {
+      ...this.actions.requestedToolConfirmations,
+      [this.functionCallId]: confirmation,
+    };
   }
 }

@@ -10,6 +10,11 @@ export interface FunctionToolConfig<S extends z.ZodType> {
   execute: (args: z.infer<S>, ctx: ToolContext) => unknown;
   /** A long-running tool (human in the loop): its call id goes in `longRunningToolIds` and the turn pauses. */
   isLongRunning?: boolean;
+  /**
+   * Ask the user before running (ADK `require_confirmation`): `true`, or a function of the arguments. The
+   * turn pauses on an `adk_request_confirmation` call; the tool runs when the user confirms it.
+   */
+  requireConfirmation?: boolean | ((args: z.infer<S>, ctx: ToolContext) => boolean | Promise<boolean>);
 }
 
 /** A tool the model can call. Build one with `functionTool`. */
@@ -45,6 +50,21 @@ export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>)
       const parsed = config.parameters.safeParse(args);
       if (!parsed.success) {
         return { ok: false, error: `Invalid arguments for ${config.name}: ${z.prettifyError(parsed.error)}` };
+      }
+      const ask = config.requireConfirmation;
+      const needed = typeof ask === "function" ? await ask(parsed.data, ctx) : ask === true;
+      if (needed && ctx.toolConfirmation === undefined) {
+        ctx.requestConfirmation({
+          hint: `Please approve or reject the tool call ${config.name}() by responding with a FunctionResponse with an expected ToolConfirmation payload.`,
+        });
+        ctx.actions.skipSummarization = true;
+        return {
+          ok: true,
+          value: { error: "This tool call requires confirmation, please approve or reject." },
+        };
+      }
+      if (needed && !ctx.toolConfirmation?.confirmed) {
+        return { ok: true, value: { error: "This tool call is rejected." } };
       }
       return { ok: true, value: await config.execute(parsed.data, ctx) };
     },

@@ -2,6 +2,8 @@ import type { Content, Part } from "../core/content.js";
 import type { Event } from "../core/event.js";
 import { newestFirst } from "../router/newest-first.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
+import { onBranch } from "./branch.js";
+import { latestResponseAfterItsCall, responsesAfterTheirCalls } from "./function-response-order.js";
 import { pyRepr } from "./py-repr.js";
 
 export type IncludeContents = "default" | "none";
@@ -25,10 +27,6 @@ const isFrameworkEvent = (e: Event): boolean =>
       (p.functionCall && FRAMEWORK_CALLS.has(p.functionCall.name)) ||
       (p.functionResponse && FRAMEWORK_CALLS.has(p.functionResponse.name)),
   );
-
-/** An event is visible on a branch that equals it or descends from it (ADK's branch isolation). */
-const onBranch = (eventBranch: string | undefined, branch: string | undefined): boolean =>
-  !eventBranch || !branch || branch === eventBranch || branch.startsWith(`${eventBranch}.`);
 
 const isTransferEvent = (e: Event): boolean =>
   Boolean(e.actions.transferToAgent) ||
@@ -59,7 +57,8 @@ function reframe(event: Event): Content | undefined {
 /**
  * The contents an agent's model sees: the session's events filtered and re-framed (ADK `_get_contents`).
  * With `includeContents: "none"` only the current turn: from the newest event by the user or another
- * agent that is not a transfer event.
+ * agent that is not a transfer event. Function responses are then put right after their calls, a late
+ * answer to a long-running call replacing its pending response and what came between.
  */
 export function buildContents(
   events: readonly Event[],
@@ -96,5 +95,5 @@ export function buildContents(
       if (framed) contents.push(framed);
     }
   }
-  return contents;
+  return responsesAfterTheirCalls(latestResponseAfterItsCall(contents));
 }

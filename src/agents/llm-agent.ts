@@ -1,5 +1,7 @@
+import { z } from "zod";
 import type { Event } from "../core/event.js";
 import { isFinalResponse } from "../core/event.js";
+import { type GenerateContentConfig, GenerateContentConfigSchema } from "../core/generate-content-config.js";
 import type { RetryPolicy } from "../models/llm-request.js";
 import type { ModelSpec } from "../models/resolve-model.js";
 import type { TransferPolicy } from "../router/agent-node.js";
@@ -28,8 +30,18 @@ export interface LlmAgentConfig extends BaseAgentConfig {
   /** The system instruction. `{var}` and `{var?}` are filled from state. */
   instruction?: string | InstructionProvider;
   tools?: readonly FunctionTool[];
-  /** Writes this agent's final text to `state[outputKey]` on the event that carries it. */
+  /** Writes this agent's final text to `state[outputKey]` on the event that carries it (the parsed object with `outputSchema`). */
   outputKey?: string;
+  /**
+   * Sampling and output settings for every model call (ADK `generate_content_config`): `temperature`,
+   * `topP`, `topK`, `maxOutputTokens`, `stopSequences`, `seed`, `presencePenalty`, `frequencyPenalty`,
+   * `responseMimeType: "application/json"` and `responseSchema` (JSON mode). Unknown fields are refused.
+   */
+  generateContentConfig?: GenerateContentConfig;
+  /** The agent answers JSON matching this schema (JSON mode); `outputKey` stores the parsed value, `AgentTool` returns it. */
+  outputSchema?: z.ZodType;
+  /** The arguments an `AgentTool` wrapping this agent takes (instead of `{ request: string }`). */
+  inputSchema?: z.ZodObject;
   /** `"none"`: the model sees only the current turn (ADK-SEMANTICS §3.5). */
   includeContents?: IncludeContents;
   disallowTransferToParent?: boolean;
@@ -57,10 +69,25 @@ export class LlmAgent extends BaseAgent {
   readonly transferTool: FunctionTool;
   /** The agent's tools by name; `transfer_to_agent` is always known, so a call to it is validated, never "not found". */
   readonly toolsByName: ReadonlyMap<string, FunctionTool>;
+  /** The validated `generateContentConfig` (empty when none was given). */
+  readonly generateContentConfig: GenerateContentConfig;
+  /** `outputSchema` as JSON Schema, what the model is asked to follow. */
+  readonly outputJsonSchema: Record<string, unknown> | undefined;
 
   constructor(config: LlmAgentConfig) {
     super(config);
     this.config = config;
+    const parsed = GenerateContentConfigSchema.safeParse(config.generateContentConfig ?? {});
+    if (!parsed.success) {
+      throw new TypeError(
+        `LlmAgent "${config.name}": invalid generateContentConfig: ${z.prettifyError(parsed.error)}`,
+      );
+    }
+    this.generateContentConfig = parsed.data;
+    this.outputJsonSchema =
+      config.outputSchema === undefined
+        ? undefined
+        : z.toJSONSchema(config.outputSchema, { target: "draft-7", io: "output" });
     this.transferPolicy = {
       disallowTransferToParent: config.disallowTransferToParent ?? false,
       disallowTransferToPeers: config.disallowTransferToPeers ?? false,

@@ -1,3 +1,4 @@
+import type { GenerateContentConfig } from "../core/generate-content-config.js";
 import type { LlmRequest } from "../models/llm-request.js";
 import { transferTargets } from "../router/transfer-targets.js";
 import { identityInstruction } from "../transfer/agent-identity.js";
@@ -35,5 +36,17 @@ export async function buildLlmRequest(
       branch: ctx.branch,
     }),
     tools,
+    config: requestConfig(agent),
   };
+}
+
+/** The agent's generation config, a fresh copy per request (callbacks may change it); an output schema asks for JSON (ADK `set_output_schema`). */
+function requestConfig(agent: LlmAgent): GenerateContentConfig {
+  const config: GenerateContentConfig = structuredClone(agent.generateContentConfig);
+  const schema = agent.outputJsonSchema;
+  if (schema !== undefined) {
+    config.responseSchema = schema;
+    config.responseMimeType = "application/json";
+  }
+  return config;
 }

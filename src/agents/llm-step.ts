@@ -12,7 +12,8 @@ import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
 import { modelResponseAttributes, modelSpanAttributes } from "./span-attributes.js";
-import { executeFunctionCalls } from "./tool-execution.js";
+import { parseStructuredOutput } from "./structured-output.js";
+import { resumeConfirmedCalls, runFunctionCalls } from "./tool-execution.js";
 
 /** The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2). */
 async function* modelResponses(
@@ -95,9 +96,12 @@ const isEmpty = (r: LlmResponse): boolean =>
  */
 export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): AsyncGenerator<Event> {
   // One callback context per step: what the instruction provider and model callbacks write lands on the step's event.
+  const tools = agent.toolsByName;
+  // The user answered a confirmation: the confirmed calls run first, and the model sees their results.
+  const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
+  if (resumed) yield resumed;
   const cbCtx = new CallbackContext(ctx);
   const request = await buildLlmRequest(agent, ctx, cbCtx);
-  const tools = agent.toolsByName;
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
   const toEvent = (response: LlmResponse): Event => {
@@ -139,10 +143,12 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   }
   const calls = functionCallsOf(modelEvent?.content);
   if (calls.length === 0) return;
-  const responseEvent = await executeFunctionCalls(ctx, agent, calls, tools, agent.config);
-  if (responseEvent === undefined) return;
-  yield responseEvent;
-  const targetName = responseEvent.actions.transferToAgent;
+  let responseEvent: Event | undefined;
+  for await (const event of runFunctionCalls(ctx, agent, calls, tools, agent.config)) {
+    responseEvent = event;
+    yield event;
+  }
+  const targetName = responseEvent?.actions.transferToAgent;
   if (targetName) yield* ctx.rootAgent.findAgent(targetName)?.runAsync(ctx) ?? [];
 }
 
@@ -151,7 +157,9 @@ function writeOutputKey(agent: LlmAgent, event: Event): void {
   const key = agent.config.outputKey;
   if (key === undefined || !isFinalResponse(event)) return;
   const text = textOf(event.content);
-  if (text.trim() !== "") event.actions.stateDelta[key] = text;
+  if (text.trim() === "") return;
+  const schema = agent.config.outputSchema;
+  event.actions.stateDelta[key] = schema ? parseStructuredOutput(agent.name, schema, text) : text;
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

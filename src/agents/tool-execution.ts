@@ -16,6 +16,7 @@ import {
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { toolResponseText, toolSpanAttributes } from "./span-attributes.js";
+import { confirmationRequestEvent, confirmedCalls, type ToolConfirmation } from "./tool-confirmation.js";
 
 export interface ToolCallbacks {
   beforeTool?: OneOrMany<BeforeToolCallback> | undefined;
@@ -52,8 +53,9 @@ async function runCall(
   call: FunctionCall,
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
+  confirmations: ReadonlyMap<string, ToolConfirmation> | undefined,
 ): Promise<CallOutcome> {
-  const toolCtx = new ToolContext(ctx, call.id ?? "");
+  const toolCtx = new ToolContext(ctx, call.id ?? "", call.id ? confirmations?.get(call.id) : undefined);
   const args = structuredClone(call.args ?? {});
   const tool = tools.get(call.name);
   const fail = async (tool: FunctionTool, error: unknown, code: string): Promise<ToolResult> => {
@@ -111,6 +113,7 @@ export async function executeFunctionCalls(
   calls: readonly FunctionCall[],
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
+  confirmations?: ReadonlyMap<string, ToolConfirmation>,
 ): Promise<Event | undefined> {
   const spans = calls.map((call) =>
     ctx.recorder.start(
@@ -121,7 +124,7 @@ export async function executeFunctionCalls(
   );
   const outcomes = await Promise.all(
     calls.map((call, i) =>
-      runCall(ctx, agent, call, tools, callbacks).catch((error: unknown) => {
+      runCall(ctx, agent, call, tools, callbacks, confirmations).catch((error: unknown) => {
         spans[i]?.end({}, error);
         throw error;
       }),
@@ -132,10 +135,13 @@ export async function executeFunctionCalls(
     for (const span of spans) span.end({ [ATTR.toolResponse]: "pending (long-running)" });
     return undefined;
   }
-  const actions: Partial<EventActions> = { stateDelta: {} };
+  const actions: Partial<EventActions> = { stateDelta: {}, requestedToolConfirmations: {} };
   for (const { ctx: toolCtx } of outcomes) {
     Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
-    for (const [key, value] of Object.entries(toolCtx.actions)) {
+    const { requestedToolConfirmations, ...scalars } = toolCtx.actions;
+    // Dict-valued actions merge across calls; scalars: the later call wins (ADK's deep merge).
+    Object.assign(actions.requestedToolConfirmations ?? {}, requestedToolConfirmations);
+    for (const [key, value] of Object.entries(scalars)) {
       if (value !== undefined) Object.assign(actions, { [key]: value });
     }
   }
@@ -149,4 +155,38 @@ export async function executeFunctionCalls(
     });
   });
   return event;
+}
+
+/**
+ * The events that follow a model event's calls, for any agent kind: an `adk_request_confirmation`
+ * event when a tool asked for confirmation, then the merged function-response event (ADK's order).
+ */
+export async function* runFunctionCalls(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  calls: readonly FunctionCall[],
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): AsyncGenerator<Event> {
+  const responseEvent = await executeFunctionCalls(ctx, agent, calls, tools, callbacks);
+  if (responseEvent === undefined) return;
+  const confirmation = confirmationRequestEvent(ctx, calls, responseEvent);
+  if (confirmation) yield confirmation;
+  yield responseEvent;
+}
+
+/**
+ * When the user's newest message answers `adk_request_confirmation` calls on this branch, re-runs the
+ * original calls with the answers (confirmed ones run, rejected ones answer `{"error": …}`) and returns
+ * their function-response event; `undefined` otherwise. Call it before building the next model request.
+ */
+export async function resumeConfirmedCalls(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+): Promise<Event | undefined> {
+  const confirmed = confirmedCalls(ctx.events, ctx.branch);
+  if (confirmed === undefined) return undefined;
+  return executeFunctionCalls(ctx, agent, confirmed.calls, tools, callbacks, confirmed.confirmations);
 }

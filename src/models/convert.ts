@@ -9,6 +9,7 @@ import type {
 } from "@ai-sdk/provider";
 import { isJSONValue } from "@ai-sdk/provider";
 import type { Content, Part } from "../core/content.js";
+import { type GenerateContentConfig, toJsonSchema, wantsJson } from "../core/generate-content-config.js";
 import type { LlmRequest, ToolDeclaration } from "./llm-request.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
@@ -145,10 +146,34 @@ export const toTools = (tools: ToolDeclaration[]): LanguageModelV3FunctionTool[]
     inputSchema: tool.parameters,
   }));
 
+/** The settings the AI SDK takes as they are, by the same name. */
+const SAME_NAME = [
+  "temperature",
+  "topP",
+  "topK",
+  "maxOutputTokens",
+  "stopSequences",
+  "seed",
+  "presencePenalty",
+  "frequencyPenalty",
+] as const;
+
+/** ADK's generation config as AI SDK call settings; JSON mode (a MIME type or a schema) becomes `responseFormat`. */
+export function toCallSettings(config: GenerateContentConfig): Partial<LanguageModelV3CallOptions> {
+  const settings: Partial<LanguageModelV3CallOptions> = {};
+  for (const key of SAME_NAME) if (config[key] !== undefined) Object.assign(settings, { [key]: config[key] });
+  if (wantsJson(config)) {
+    const schema = config.responseSchema === undefined ? {} : { schema: toJsonSchema(config.responseSchema) };
+    settings.responseFormat = { type: "json", ...schema };
+  }
+  return settings;
+}
+
 /** The full call options for `doGenerate`/`doStream`: the model is offered tools, never made to use one. */
 export function toCallOptions(request: LlmRequest, signal?: AbortSignal): LanguageModelV3CallOptions {
   const tools = toTools(request.tools);
   return {
+    ...toCallSettings(request.config ?? {}),
     prompt: toPrompt(request.systemInstruction, request.contents),
     ...(tools.length > 0 ? { tools, toolChoice: { type: "auto" } } : {}),
     ...(signal ? { abortSignal: signal } : {}),

@@ -1,4 +1,5 @@
 import type { Content } from "../core/content.js";
+import type { GenerateContentConfig } from "../core/generate-content-config.js";
 
 /** One tool as the model sees it: a name, a description and a JSON Schema for its arguments. */
 export interface ToolDeclaration {
@@ -15,6 +16,8 @@ export interface LlmRequest {
   /** The history, in ADK content form (roles `user` and `model`). */
   contents: Content[];
   tools: ToolDeclaration[];
+  /** Sampling and output settings (ADK `LlmRequest.config`): the agent's `generateContentConfig`, plus JSON mode for an `outputSchema`. Callbacks may change it. */
+  config: GenerateContentConfig;
 }
 
 /** One model response or streaming chunk, in ADK form. */

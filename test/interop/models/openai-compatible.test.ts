@@ -82,6 +82,7 @@ async function call(request: LlmRequest, streaming: boolean): Promise<LlmRespons
 }
 
 const question: LlmRequest = {
+  config: {},
   systemInstruction: "You are terse.",
   contents: [{ role: "user", parts: [{ text: "Weather in Oslo?" }] }],
   tools: [

@@ -47,6 +47,7 @@ const forecastTool: ToolDeclaration = {
 const concierge = (text: string, history: Content[] = []): LlmRequest => {
   const { block, tool } = transferParts(tree);
   return {
+    config: {},
     systemInstruction: [
       "You are the concierge. Route weather and billing questions to the specialists.",
       identity(tree.name, tree.description),
@@ -78,6 +79,7 @@ describe("the demo model's script", () => {
 
   it("calls a tool named by the user's words, with arguments from its schema", () => {
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("weather", "Answers questions about the weather."),
       contents: [{ role: "user", parts: [{ text: "What is the forecast for New York in 3 days?" }] }],
       tools: [forecastTool, transferParts(agentIn(tree, "weather")).tool],
@@ -91,6 +93,7 @@ describe("the demo model's script", () => {
 
   it("summarises the tool result after a tool call", () => {
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("weather", "Weather."),
       contents: [
         { role: "user", parts: [{ text: "forecast for Paris" }] },
@@ -121,6 +124,7 @@ describe("the demo model's script", () => {
 
   it("answers in role, with its identity and the user's question", () => {
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("billing", "Handles invoices"),
       contents: [{ role: "user", parts: [{ text: "Hello there" }] }],
       tools: [],
@@ -135,6 +139,7 @@ describe("the demo model's script", () => {
   it("chooses only among the transfer tool's enum, whatever the instruction's prose says", () => {
     const { block } = transferParts(tree);
     const request: LlmRequest = {
+      config: {},
       systemInstruction: [
         "Send every refund, invoice and billing question to the weather agent.",
         identity(tree.name, tree.description),
@@ -149,6 +154,7 @@ describe("the demo model's script", () => {
 
   it("matches a target by its name when the request states no description for it", () => {
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("desk", "Front desk."),
       contents: [{ role: "user", parts: [{ text: "Talk to billing please" }] }],
       tools: [transferToolDeclaration([agentIn(tree, "weather"), agentIn(tree, "billing")])],
@@ -168,6 +174,7 @@ describe("the demo model's script", () => {
 
   it("reads the newest user text, skipping 'For context:' messages from other agents", () => {
     const prompt = toCallOptions({
+      config: {},
       systemInstruction: "",
       contents: [
         { role: "user", parts: [{ text: "Refund please" }] },
@@ -204,6 +211,7 @@ describe("createDemoModel", () => {
   it("streams its answer in a few chunks, then the whole text", async () => {
     const model = createDemoModel("x");
     const request: LlmRequest = {
+      config: {},
       systemInstruction: identity("helper", "Helps"),
       contents: [{ role: "user", parts: [{ text: "Tell me a story about dragons" }] }],
       tools: [],

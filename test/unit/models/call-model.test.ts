@@ -48,7 +48,11 @@ describe("callModel, non-streaming", () => {
     const model = new MockLanguageModelV3({ doGenerate: generated([{ type: "text", text: "ok" }]) });
     const tools = [{ name: "f", description: "d", parameters: { type: "object" } }];
     await collect(
-      callModel(model, request("hello", { systemInstruction: "sys", tools }), setup(false).options),
+      callModel(
+        model,
+        request("hello", { config: {}, systemInstruction: "sys", tools }),
+        setup(false).options,
+      ),
     );
     const sent = model.doGenerateCalls[0];
     expect(sent?.prompt).toEqual([

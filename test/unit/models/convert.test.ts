@@ -171,14 +171,14 @@ describe("toTools and toCallOptions", () => {
 
   it("offers tools with automatic tool choice and passes the abort signal", () => {
     const signal = new AbortController().signal;
-    const options = toCallOptions({ systemInstruction: "", contents: [], tools: [tool] }, signal);
+    const options = toCallOptions({ config: {}, systemInstruction: "", contents: [], tools: [tool] }, signal);
     expect(options.toolChoice).toEqual({ type: "auto" });
     expect(options.tools).toHaveLength(1);
     expect(options.abortSignal).toBe(signal);
   });
 
   it("sends no tool fields when there are no tools", () => {
-    const options = toCallOptions({ systemInstruction: "", contents: [], tools: [] });
+    const options = toCallOptions({ config: {}, systemInstruction: "", contents: [], tools: [] });
     expect(options).not.toHaveProperty("tools");
     expect(options).not.toHaveProperty("toolChoice");
   });

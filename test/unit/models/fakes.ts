@@ -92,6 +92,7 @@ export function recordingSleep() {
 }
 
 export const request = (text = "hi", extra: Partial<LlmRequest> = {}): LlmRequest => ({
+  config: {},
   systemInstruction: "",
   contents: [{ role: "user", parts: [{ text }] }],
   tools: [],

@@ -1,0 +1,86 @@
+import { type Content, functionCallsOf, functionResponsesOf, type Part } from "../core/content.js";
+
+/*
+ * ADK's history rewrites for long-running calls (`contents.py`): a function response, however late it
+ * came, sits right after its call, and only its newest version counts (ADK-SEMANTICS §3.6).
+ */
+
+const responseIds = (content: Content | undefined): string[] =>
+  functionResponsesOf(content).flatMap((r) => (r.id ? [r.id] : []));
+
+const callIds = (content: Content | undefined): string[] =>
+  functionCallsOf(content).flatMap((c) => (c.id ? [c.id] : []));
+
+/**
+ * One response content from several: a later response for the same call id replaces the earlier one in
+ * place, other parts are appended (ADK `_merge_function_response_events`).
+ */
+function mergeResponses(contents: readonly Content[]): Content {
+  const [first, ...rest] = contents;
+  const parts: Part[] = structuredClone(first?.parts ?? []);
+  const at = new Map<string, number>();
+  parts.forEach((p, i) => {
+    if (p.functionResponse?.id) at.set(p.functionResponse.id, i);
+  });
+  for (const content of rest) {
+    for (const part of content.parts ?? []) {
+      const id = part.functionResponse?.id;
+      const index = id === undefined ? undefined : at.get(id);
+      if (index !== undefined) parts[index] = part;
+      else {
+        if (id !== undefined) at.set(id, parts.length);
+        parts.push(part);
+      }
+    }
+  }
+  return { ...first, role: first?.role ?? "user", parts };
+}
+
+/**
+ * When the newest content answers a call that is not right before it (a long-running call answered
+ * later), everything between the call and the answer is dropped and the answer, merged over any earlier
+ * (pending) response to the same call, follows the call (ADK `_rearrange_events_for_latest_function_response`).
+ * ADK raises when no call matches; Baton leaves the history as it is.
+ */
+export function latestResponseAfterItsCall(contents: readonly Content[]): Content[] {
+  const last = contents.at(-1);
+  const ids = new Set(responseIds(last));
+  if (last === undefined || ids.size === 0) return [...contents];
+  if (callIds(contents.at(-2)).some((id) => ids.has(id))) return [...contents];
+  let callIndex = -1;
+  for (let i = contents.length - 2; i >= 0 && callIndex < 0; i--) {
+    const calls = callIds(contents[i]);
+    if (calls.some((id) => ids.has(id))) {
+      callIndex = i;
+      // The answer may cover only some of that event's calls; the others' responses come along.
+      for (const id of calls) ids.add(id);
+    }
+  }
+  if (callIndex < 0) return [...contents];
+  const between = contents.slice(callIndex + 1, -1).filter((c) => responseIds(c).some((id) => ids.has(id)));
+  return [...contents.slice(0, callIndex + 1), mergeResponses([...between, last])];
+}
+
+/**
+ * Every call is followed by the newest response to each of its ids, merged into one content; responses
+ * are removed from where they were (ADK `_rearrange_events_for_async_function_responses_in_history`).
+ * A response whose call is not in the history is dropped, as in ADK; id-less responses stay in place.
+ */
+export function responsesAfterTheirCalls(contents: readonly Content[]): Content[] {
+  const newestIndex = new Map<string, number>();
+  contents.forEach((c, i) => {
+    for (const id of responseIds(c)) newestIndex.set(id, i);
+  });
+  const out: Content[] = [];
+  for (const content of contents) {
+    if (responseIds(content).length > 0) continue;
+    out.push(content);
+    const indices = [...new Set(callIds(content).flatMap((id) => newestIndex.get(id) ?? []))].sort(
+      (a, b) => a - b,
+    );
+    const responses = indices.flatMap((i) => contents[i] ?? []);
+    if (responses.length === 1 && responses[0]) out.push(responses[0]);
+    else if (responses.length > 1) out.push(mergeResponses(responses));
+  }
+  return out;
+}
