@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 
 /** The demo entry's `API_TOKENS` secret in workerd tests; the tests read it back with `inject`. */
 const WORKERS_API_TOKEN = "workers-test-token";
+/** The demo entry's GitHub hook secret in workerd tests (what `npm run dev` sets too). */
+const GITHUB_WEBHOOK_SECRET = "dev-only-github-webhook-secret";
 
 export default defineConfig({
   test: {
@@ -35,7 +37,11 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             // A deployed Worker's secret: the demo entry's HTTP tests authenticate as a client would.
-            miniflare: { bindings: { API_TOKENS: WORKERS_API_TOKEN } },
+            miniflare: {
+              bindings: { API_TOKENS: WORKERS_API_TOKEN, GITHUB_WEBHOOK_SECRET },
+              // Test-built Workers enqueue here (no consumer); the demo entry keeps the real TURNS consumer.
+              queueProducers: { TEST_TURNS: { queueName: "baton-turns-test" } },
+            },
           }),
         ],
         test: {
@@ -46,7 +52,7 @@ export default defineConfig({
           include: ["test/workers/**/*.test.ts"],
           // The fake OpenAI-compatible server on 127.0.0.1; its URL reaches the tests through `inject`.
           globalSetup: ["./test/workers/support/global-setup.ts"],
-          provide: { workersApiToken: WORKERS_API_TOKEN },
+          provide: { workersApiToken: WORKERS_API_TOKEN, githubWebhookSecret: GITHUB_WEBHOOK_SECRET },
         },
       },
     ],

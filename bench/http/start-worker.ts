@@ -22,25 +22,39 @@ async function snapshot(): Promise<string> {
   const skipState = (path: string) => !path.includes(".wrangler");
   await cp(join(root, "src"), join(dir, "src"), { recursive: true });
   await cp(join(root, "bench/http"), join(dir, "bench/http"), { recursive: true, filter: skipState });
-  for (const file of ["package.json", "tsconfig.json"]) await cp(join(root, file), join(dir, file));
+  for (const file of ["package.json", "tsconfig.json", "wrangler.toml"])
+    await cp(join(root, file), join(dir, file));
   await symlink(join(root, "node_modules"), join(dir, "node_modules"), "dir");
   return dir;
 }
 
+export interface StartOptions {
+  /** The wrangler config, relative to the repo root. Default the bench Worker's. */
+  config?: string;
+  /** Plain-text vars added to the Worker's env. */
+  vars?: Record<string, string>;
+}
+
 /** Starts the Worker with the fake model as its `openai-compatible` endpoint; `dispose` stops it and removes the copy. */
-export async function startBenchWorker(modelBaseUrl: string): Promise<BenchWorker> {
+export async function startBenchWorker(
+  modelBaseUrl: string,
+  options: StartOptions = {},
+): Promise<BenchWorker> {
   process.env.WRANGLER_SEND_METRICS = "false";
   // Miniflare would otherwise fetch the `Request.cf` placeholder from workers.cloudflare.com: stay local.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   const dir = await snapshot();
   try {
     const worker = await unstable_startWorker({
-      config: join(dir, "bench/http/wrangler.toml"),
+      config: join(dir, options.config ?? "bench/http/wrangler.toml"),
       sendMetrics: false,
       envFiles: [],
       bindings: {
         ALLOW_UNAUTHENTICATED: { type: "plain_text", value: "true" },
         OPENAI_COMPATIBLE_BASE_URL: { type: "plain_text", value: modelBaseUrl },
+        ...Object.fromEntries(
+          Object.entries(options.vars ?? {}).map(([k, value]) => [k, { type: "plain_text" as const, value }]),
+        ),
       },
       dev: {
         server: { hostname: "127.0.0.1", port: 0 },

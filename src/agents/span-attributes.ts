@@ -1,7 +1,6 @@
 import type { Content } from "../core/content.js";
+import type { LlmRequest, LlmResponse, ModelSpec } from "../core/llm.js";
 import { ATTR, type SpanAttributes } from "../core/trace.js";
-import type { LlmRequest, LlmResponse } from "../models/llm-request.js";
-import type { ModelSpec } from "../models/resolve-model.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
 

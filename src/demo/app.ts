@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { functionTool } from "../agents/function-tool.js";
 import { LlmAgent } from "../agents/llm-agent.js";
+import { userText } from "../core/content.js";
 import { defineApp } from "../runner/app.js";
+import { verifiers } from "../webhooks/verifiers.js";
+import { webhook } from "../webhooks/webhook.js";
 
 /** A deterministic stand-in for a weather API, so the demo runs offline. */
 const getForecast = functionTool({
@@ -40,4 +43,22 @@ const concierge = new LlmAgent({
 });
 
 /** The demo app: a concierge that routes to a weather specialist (with a tool) and a billing specialist. */
-export const demoApp = defineApp({ name: "demo", rootAgent: concierge });
+/**
+ * A GitHub-style hook: a new comment on an issue starts a turn in that issue's session; every other
+ * delivery (other events, edits, deletions) is ignored with 204. `npm run dev` sets the secret to a
+ * dev-only value; a deploy sets its own with `wrangler secret put GITHUB_WEBHOOK_SECRET`.
+ */
+const githubComments = webhook({
+  name: "github",
+  verify: verifiers.github({ secretName: "GITHUB_WEBHOOK_SECRET" }),
+  toTurn: ({ payload, headers }) =>
+    headers.get("x-github-event") === "issue_comment" && payload.action === "created"
+      ? {
+          userId: "github",
+          sessionId: `issue-${payload.issue.number}`,
+          newMessage: userText(payload.comment.body),
+        }
+      : null,
+});
+
+export const demoApp = defineApp({ name: "demo", rootAgent: concierge, webhooks: [githubComments] });

@@ -7,7 +7,9 @@ import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
 import { run } from "./run.js";
 import { sessions } from "./sessions.js";
+import { turns } from "./turns.js";
 import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
+import { webhooks } from "./webhooks.js";
 
 /** Requests larger than this get 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -23,7 +25,6 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   api.get("/health", (c) => c.json({ status: "ok" }));
   // `npm run dev` serves ADK's dev UI as static assets under /dev-ui/ and sets DEV_UI (docs/decisions).
   api.get("/", (c, next) => (c.env.DEV_UI === "true" ? c.redirect("/dev-ui/") : next()));
-  api.use(requireToken());
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -38,6 +39,10 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
     c.set("deps", deps(c.env));
     await next();
   });
+  // Deliveries authenticate with their provider's signature, not an API token.
+  api.route("/", webhooks);
+  api.use(requireToken());
+  api.route("/", turns);
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);

@@ -1,36 +1,93 @@
-import type { RunServices } from "../agents/invocation-context.js";
+import { BatonError } from "../core/errors.js";
+import type { RunServices } from "../core/ports.js";
+import { defaultServices } from "../defaults.js";
 import type { App } from "../runner/app.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
+import type { AcceptDeps } from "../webhooks/accept.js";
+import { consumeDeadLetters } from "../webhooks/dead-letter-consumer.js";
+import type { ConsumerDeps } from "../webhooks/turn-consumer.js";
+import { consumeTurns } from "../webhooks/turn-consumer.js";
+import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
+import type { TurnMessage } from "../webhooks/turn-record.js";
 import { createAdkApi } from "./api.js";
 import type { BatonBindings } from "./types.js";
 
+/** The bindings webhook turns need (wrangler `queues.producers` and `durable_objects.bindings`). */
+export interface WebhookEnv {
+  TURNS?: Pick<Queue<TurnMessage>, "send">;
+  WEBHOOK_TURNS?: TurnNamespace;
+}
+
 /** What a Baton Worker's env holds: the session bindings, the auth settings, model keys and bindings. */
-export type BatonWorkerEnv = SessionStoreEnv & BatonBindings;
+export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & BatonBindings;
 
 export interface WorkerOptions {
   apps: readonly App[];
-  /** Overrides of the clock, ids, sleep or log (tests). The model env is always the Worker's env. */
+  /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
+  /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
+  deadLetterQueue?: string;
 }
 
+export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
+
+/** A Worker secret or var by name, when it is a non-empty string. */
+const secretOf = (env: BatonWorkerEnv) => (name: string) => {
+  const value = env[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+};
+
 /**
- * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions.
+ * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions, webhook deliveries,
+ * and the queue consumers that run webhook turns (`TURNS`) and record dead letters.
  * @example
- * export * from "baton"; // the Durable Object classes wrangler must see
+ * export * from "baton/cloudflare"; // the Durable Object classes wrangler must see
  * export default createWorker({ apps: [helpdesk] });
  */
 export function createWorker(options: WorkerOptions) {
   const apps = new Map<string, App>();
   for (const app of options.apps) {
-    if (apps.has(app.name)) throw new TypeError(`Two apps are named "${app.name}".`);
+    if (apps.has(app.name)) throw new BatonError("invalid_config", `Two apps are named "${app.name}".`);
     apps.set(app.name, app);
   }
-  const api = createAdkApi<BatonWorkerEnv>((env) => ({
-    apps,
-    sessionStore: new DurableObjectSessionStore(env),
-    services: { ...options.services, modelEnv: env },
-  }));
+  const services = (env: BatonWorkerEnv): RunServices => defaultServices({ ...options.services, env });
+  const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
+    const { TURNS, WEBHOOK_TURNS } = env;
+    if (!TURNS || !WEBHOOK_TURNS) return undefined;
+    const { clock, ids } = services(env);
+    return { ledger: turnLedger(WEBHOOK_TURNS), queue: TURNS, secret: secretOf(env), clock, ids };
+  };
+  const api = createAdkApi<BatonWorkerEnv>((env) => {
+    const webhooks = acceptDeps(env);
+    return {
+      apps,
+      sessionStore: new DurableObjectSessionStore(env),
+      services: services(env),
+      ...(webhooks ? { webhooks } : {}),
+    };
+  });
+  const consumerDeps = (env: BatonWorkerEnv): ConsumerDeps => {
+    if (!env.WEBHOOK_TURNS)
+      throw new BatonError(
+        "invalid_config",
+        "The queue consumer needs the WEBHOOK_TURNS Durable Object binding.",
+      );
+    const runServices = services(env);
+    return {
+      apps,
+      sessionStore: new DurableObjectSessionStore(env),
+      ledger: turnLedger(env.WEBHOOK_TURNS),
+      services: runServices,
+      fetch: runServices.fetch,
+      secret: secretOf(env),
+    };
+  };
+  const deadLetterQueue = options.deadLetterQueue ?? DEFAULT_DEAD_LETTER_QUEUE;
   return {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+    queue: (batch, env) =>
+      batch.queue === deadLetterQueue
+        ? consumeDeadLetters(batch, consumerDeps(env))
+        : consumeTurns(batch, consumerDeps(env)),
   } satisfies ExportedHandler<BatonWorkerEnv>;
 }

@@ -1,4 +1,6 @@
 import type { BaseAgent } from "../agents/base-agent.js";
+import { BatonError } from "../core/errors.js";
+import type { WebhookDefinition } from "../core/webhook.js";
 
 export interface AppConfig {
   /** The app's name in URLs (`/apps/:app/...`). */
@@ -11,11 +13,15 @@ export interface AppConfig {
   maxHistoryEvents?: number;
   /** ADK `max_llm_calls`: model calls allowed per invocation. Default 500; 0 disables the limit. */
   maxLlmCalls?: number;
+  /** Hooks that start turns from signed deliveries, served at `POST /webhooks/:app/:hook` (`webhook()`). */
+  webhooks?: readonly WebhookDefinition[];
 }
 
 export interface App extends Readonly<AppConfig> {
   /** Every agent of the tree by name. */
   readonly agents: ReadonlyMap<string, BaseAgent>;
+  /** The app's hooks by name. */
+  readonly hooks: ReadonlyMap<string, WebhookDefinition>;
 }
 
 const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -28,15 +34,27 @@ const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
  */
 export function defineApp(config: AppConfig): App {
   if (!APP_NAME.test(config.name)) {
-    throw new TypeError(`App name "${config.name}" must be letters, digits, "_", "-" or ".".`);
+    throw new BatonError(
+      "invalid_config",
+      `App name "${config.name}" must be letters, digits, "_", "-" or ".".`,
+    );
   }
   const agents = new Map<string, BaseAgent>();
   const visit = (agent: BaseAgent): void => {
     if (agents.has(agent.name))
-      throw new TypeError(`Agent name "${agent.name}" appears twice in app "${config.name}".`);
+      throw new BatonError(
+        "invalid_config",
+        `Agent name "${agent.name}" appears twice in app "${config.name}".`,
+      );
     agents.set(agent.name, agent);
     for (const sub of agent.subAgents) visit(sub);
   };
   visit(config.rootAgent);
-  return { ...config, agents };
+  const hooks = new Map<string, WebhookDefinition>();
+  for (const hook of config.webhooks ?? []) {
+    if (hooks.has(hook.name))
+      throw new TypeError(`Two webhooks of app "${config.name}" are named "${hook.name}".`);
+    hooks.set(hook.name, hook);
+  }
+  return { ...config, agents, hooks };
 }

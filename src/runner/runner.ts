@@ -1,15 +1,15 @@
-import { AgentRunError } from "../agents/base-agent.js";
-import { InvocationContext, type RunServices } from "../agents/invocation-context.js";
+import { InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../core/content.js";
-import { BatonError, errorFields } from "../core/errors.js";
-import { createEvent, type Event } from "../core/event.js";
+import { asAgentError, BatonError, errorFields } from "../core/errors.js";
+import { createEvent, type Event, isFinalResponse } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
+import type { RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { SessionStore } from "../core/session-store.js";
 import { type StateMap, TEMP_PREFIX } from "../core/state.js";
 import type { OpenSpan, TurnTrace } from "../core/trace.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
-import type { SessionStore } from "./session-store.js";
 import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
 import { invocationSpanAttributes, TurnRecorder } from "./turn-recorder.js";
@@ -18,7 +18,10 @@ import { validateNewMessage } from "./validate-message.js";
 export interface RunnerOptions {
   app: App;
   sessionStore: SessionStore;
-  /** Clock, ids, sleep, model env and log; each defaults to the real one. */
+  /**
+   * Clock, ids, sleep, env, model port and log. Each left out is the system one (`systemServices`); this
+   * class has no model port by default, the `Runner` of the `baton` entry adds the AI SDK's.
+   */
   services?: Partial<RunServices>;
   /** Called with each turn's trace once it is stored (the Worker exports it over OTLP from here). */
   onTrace?: (trace: TurnTrace) => void;
@@ -35,6 +38,13 @@ export interface RunRequest {
   /** Merged into every event of the invocation; an event's own keys win (ADK E03). */
   customMetadata?: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * A caller-given invocation id and user event id (a queued webhook turn). When the user event is already
+   * stored, the turn resumes: nothing is appended again, routing continues from the stored events, and an
+   * invocation that already ended with a final response runs nothing more.
+   */
+  invocationId?: string;
+  userEventId?: string;
 }
 
 /**
@@ -71,10 +81,11 @@ export class Runner {
   async start(request: RunRequest): Promise<AsyncGenerator<Event>> {
     validateNewMessage(request.newMessage);
     const key: SessionKey = { appName: this.app.name, userId: request.userId, sessionId: request.sessionId };
-    const invocationId = newInvocationId(this.services.ids);
+    const invocationId = request.invocationId ?? newInvocationId(this.services.ids);
     const userEvent = stampMetadata(
       createEvent(
         {
+          ...(request.userEventId === undefined ? {} : { id: request.userEventId }),
           invocationId,
           author: "user",
           content: { ...request.newMessage, role: "user" },
@@ -86,12 +97,17 @@ export class Runner {
     );
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
-    const recorder = new TurnRecorder(invocationId, this.services.clock, this.services.ids);
-    const root = recorder.start("invocation", invocationSpanAttributes(this.app.name, key, invocationId));
-    const { session, lease } = await this.store.beginTurn(key, userEvent, window);
+    const startedAt = this.services.clock.now();
+    const { session, lease, resumed } = await this.store.beginTurn(key, userEvent, window);
+    const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
+    const turnEvent = stored ?? userEvent;
+    const recorder = new TurnRecorder(turnEvent.invocationId, this.services.clock, this.services.ids);
+    const attributes = invocationSpanAttributes(this.app.name, key, turnEvent.invocationId);
+    const root = recorder.start("invocation", attributes, undefined, startedAt);
     const cost = new StorageCost();
-    cost.add(userEvent);
-    return this.invoke({ key, lease, session, userEvent, request, trace: { recorder, root, cost } });
+    if (!resumed) cost.add(userEvent);
+    const trace = { recorder, root, cost };
+    return this.invoke({ key, lease, session, userEvent: turnEvent, request, resumed, trace });
   }
 
   private async *invoke(turn: Turn): AsyncGenerator<Event> {
@@ -99,23 +115,23 @@ export class Runner {
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
     try {
+      if (turn.resumed && invocationEnded(session.events, invocationId)) return;
       applyTemp(session.state, userEvent.actions.stateDelta);
-      const root = this.app.rootAgent;
-      const chosen =
-        this.app.agents.get(findAgentToRun(session.events, root, this.services.log).name) ?? root;
-      const ctx = new InvocationContext(
+      const rootAgent = this.app.rootAgent;
+      const chosen = findAgentToRun(session.events, rootAgent, this.services.log);
+      const ctx = new InvocationContext({
         invocationId,
         session,
-        root,
-        chosen,
-        userEvent.content ?? request.newMessage,
-        {
+        rootAgent,
+        agent: chosen,
+        userContent: userEvent.content ?? request.newMessage,
+        runConfig: {
           streaming: request.streaming ?? false,
           maxLlmCalls: this.app.maxLlmCalls ?? 500,
           ...(request.signal ? { signal: request.signal } : {}),
         },
-        this.services,
-      );
+        services: this.services,
+      });
       ctx.recorder = trace.recorder;
       ctx.span = trace.root;
       const persist = async (event: Event): Promise<Event> => {
@@ -130,11 +146,13 @@ export class Runner {
         for await (const event of chosen.runAsync(ctx))
           yield event.partial ? stamp(event) : await persist(event);
       } catch (error) {
-        if (error instanceof BatonError) throw error; // the store refused: nothing more can be recorded
-        const author = error instanceof AgentRunError ? error.agentName : chosen.name;
-        const cause = error instanceof AgentRunError ? error.cause : error;
-        this.services.log(`Agent "${author}" failed in ${invocationId}: ${errorFields(cause).errorMessage}`);
-        yield await persist(createEvent({ invocationId, author, ...errorFields(cause) }, this.services));
+        // An error no agent claimed is the store's refusal: nothing more can be recorded.
+        if (error instanceof BatonError && error.agentName === undefined) throw error;
+        const failure = asAgentError(error, chosen.name);
+        const author = failure.agentName ?? chosen.name;
+        const fields = errorFields(failure);
+        this.services.log(`Agent "${author}" failed in ${invocationId}: ${fields.errorMessage}`);
+        yield await persist(createEvent({ invocationId, author, ...fields }, this.services));
       }
     } finally {
       trace.root.end(trace.cost.attributes());
@@ -152,6 +170,15 @@ interface Turn {
   userEvent: Event;
   request: RunRequest;
   trace: { recorder: TurnRecorder; root: OpenSpan; cost: StorageCost };
+  resumed: boolean;
+}
+
+/** A resumed invocation whose last stored event is a final response (not an error) has nothing left to run. */
+function invocationEnded(events: readonly Event[], invocationId: string): boolean {
+  const last = events.findLast((e) => e.invocationId === invocationId);
+  return (
+    last !== undefined && last.author !== "user" && isFinalResponse(last) && last.errorCode === undefined
+  );
 }
 
 /** ADK E03: run-level custom metadata first, the event's own keys win. */

@@ -46,9 +46,9 @@ export class TurnRecorder implements SpanRecorder {
     this.traceId = hex(ids, 32);
   }
 
-  start(name: string, attributes: SpanAttributes, parent?: OpenSpan): OpenSpan {
+  /** `startMs` backdates the span (the runner's root span starts before the session is read). */
+  start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs = this.clock.now()): OpenSpan {
     const spanId = hex(this.ids, 16);
-    const startMs = this.clock.now();
     const attrs: SpanAttributes = { ...attributes };
     let ended = false;
     return {

@@ -1,9 +1,9 @@
 import type { Event } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type ScopedDelta, type StateMap, splitStateDelta } from "../core/state.js";
 import type { TurnTrace } from "../core/trace.js";
-import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../runner/session-store.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { remote, unwrap } from "./rpc-result.js";
@@ -114,15 +114,18 @@ export class DurableObjectSessionStore implements SessionStore {
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
     const turn = this.#session(key).beginTurn({ event: stored, window, leaseTtlMs: this.#leaseTtlMs });
-    // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted.
+    // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,
+    // and only if the user event was new (a resumed turn applied its delta the first time).
     const scopes = isEmpty(split)
       ? this.#mergeScopes(key, split)
-      : turn.then((result) => (result.ok ? this.#mergeScopes(key, split) : undefined));
+      : turn.then((result) =>
+          result.ok ? this.#mergeScopes(key, result.value.resumed ? NO_DELTA : split) : undefined,
+        );
     const [started, states] = await Promise.all([turn.then(unwrap), scopes]);
     const state = states
       ? mergeScopedState(started.session.state, states.app, states.user)
       : started.session.state;
-    return { session: { ...started.session, state }, lease: started.lease };
+    return { session: { ...started.session, state }, lease: started.lease, resumed: started.resumed };
   }
 
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {
@@ -157,6 +160,8 @@ export class DurableObjectSessionStore implements SessionStore {
     return remote(this.#env.APPS.getByName(JSON.stringify([appName])));
   }
 }
+
+const NO_DELTA: ScopeDeltas = { app: {}, user: {} };
 
 const isEmpty = (split: ScopeDeltas): boolean =>
   Object.keys(split.app).length === 0 && Object.keys(split.user).length === 0;

@@ -2,9 +2,9 @@ import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
-import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../runner/session-store.js";
 import { selectWindow } from "./event-window.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -107,10 +107,15 @@ export class InMemorySessionStore implements SessionStore {
     const now = this.#clock.now();
     const verdict = judgeLease(stored.lease, undefined, now);
     if (verdict !== "ok") throw leaseError(verdict, key.sessionId);
-    this.#append(key, stored, userEvent);
+    const resumed = stored.eventIds.has(userEvent.id);
+    if (!resumed) this.#append(key, stored, userEvent);
     const lease: Lease = { token: this.#ids.uuid(), expiresAt: now + this.#leaseTtlMs };
     stored.lease = lease;
-    return { session: this.#view(key.appName, key.userId, stored, window ?? {}), lease: lease.token };
+    return {
+      session: this.#view(key.appName, key.userId, stored, window ?? {}),
+      lease: lease.token,
+      resumed,
+    };
   }
 
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {

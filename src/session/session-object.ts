@@ -2,14 +2,15 @@ import { DurableObject } from "cloudflare:workers";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { EventWindow } from "../core/session-store.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
-import type { EventWindow } from "../runner/session-store.js";
 import { windowLimit } from "./event-window.js";
 import { judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import {
+  HAS_EVENT,
   INSERT_EVENT,
   INSERT_SESSION,
   INSERT_TRACE,
@@ -102,18 +103,24 @@ export class SessionObject extends DurableObject {
     });
   }
 
-  /** Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live. */
-  beginTurn(input: BeginTurnInput): RpcResult<{ session: SessionRecord; lease: string }> {
+  /**
+   * Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live.
+   * A user event already in the log (a resumed turn) is not appended again: only the lease is taken.
+   */
+  beginTurn(input: BeginTurnInput): RpcResult<{ session: SessionRecord; lease: string; resumed: boolean }> {
     const row = this.#row();
     if (!row) return notFound();
     const now = Date.now();
     const verdict = judgeLease(leaseOf(row), undefined, now);
     if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
     const lease = crypto.randomUUID();
-    const written = this.#write(input.event, () => SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs));
+    const takeLease = () => SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs);
+    const resumed = HAS_EVENT.first(this.#sql, input.event.id) !== undefined;
+    if (resumed) takeLease();
+    const written = resumed ? ok(null) : this.#write(input.event, takeLease);
     if (!written.ok) return written;
     const session = this.#snapshot(input.window);
-    return session.ok ? ok({ session: session.value, lease }) : session;
+    return session.ok ? ok({ session: session.value, lease, resumed }) : session;
   }
 
   /** Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept). */

@@ -67,6 +67,12 @@ export const INSERT_EVENT = new Query<[id: string, timestamp: number, json: stri
   z.object({ seq: z.number().int() }),
 );
 
+/** One row when an event with this id is in the log. */
+export const HAS_EVENT = new Query<[id: string], { seq: number }>(
+  "SELECT seq FROM events WHERE id = ?",
+  z.object({ seq: z.number().int() }),
+);
+
 /**
  * The newest events first, so `LIMIT n` stops after n rows on the primary key however long the log is.
  * Bindings: the lower timestamp bound (or null) and the limit (-1 for none).

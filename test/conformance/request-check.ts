@@ -1,5 +1,5 @@
 import type { LlmAgent } from "../../src/agents/llm-agent.js";
-import type { LlmRequest } from "../../src/models/llm-request.js";
+import type { LlmRequest } from "../../src/core/llm.js";
 import { TRANSFER_TOOL_NAME } from "../../src/transfer/constants.js";
 import type { RecordedLlmRequest } from "./case-files.js";
 import { differences } from "./differences.js";

@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { appendCases } from "./append-cases.js";
 import type { HarnessSetup } from "./fixtures.js";
+import { resumeCases } from "./resume-cases.js";
 import { sessionCases } from "./sessions-cases.js";
 import { traceCases } from "./trace-cases.js";
 import { turnCases } from "./turn-cases.js";
@@ -17,5 +18,6 @@ export function describeSessionStoreContract(label: string, setup: HarnessSetup)
     appendCases(setup);
     turnCases(setup);
     traceCases(setup);
+    resumeCases(setup);
   });
 }

@@ -1,8 +1,9 @@
+import type { WebhookEnv } from "../../src/handlers/create-worker.js";
 import type { SessionStoreEnv } from "../../src/session/do-store.js";
 
 // The bindings wrangler.toml declares, as `env` from "cloudflare:workers" sees them in workerd tests.
 declare global {
   namespace Cloudflare {
-    interface Env extends SessionStoreEnv {}
+    interface Env extends SessionStoreEnv, WebhookEnv {}
   }
 }

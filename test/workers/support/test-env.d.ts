@@ -7,6 +7,9 @@ declare global {
     interface Env {
       API_TOKENS?: string;
       ALLOW_UNAUTHENTICATED?: string;
+      GITHUB_WEBHOOK_SECRET?: string;
+      /** A queue with no consumer: test-built Workers enqueue here, the tests hand the messages to them. */
+      TEST_TURNS: Queue<import("../../../src/webhooks/turn-record.js").TurnMessage>;
     }
   }
 }
@@ -17,6 +20,12 @@ declare module "vitest" {
     fakeModelUrl: string;
     /** The `API_TOKENS` binding the workers project gives the demo entry. */
     workersApiToken: string;
+    /** Base URL of the Node receiver of `onResult` deliveries (from the globalSetup). */
+    resultReceiverUrl: string;
+    /** The `whsec_` key the receiver verifies `onResult` signatures with. */
+    resultSecret: string;
+    /** The demo entry's `GITHUB_WEBHOOK_SECRET`. */
+    githubWebhookSecret: string;
   }
 }
 

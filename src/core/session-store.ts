@@ -1,7 +1,7 @@
-import type { Event } from "../core/event.js";
-import type { Session, SessionKey } from "../core/session.js";
-import type { StateMap } from "../core/state.js";
-import type { TurnTrace } from "../core/trace.js";
+import type { Event } from "./event.js";
+import type { Session, SessionKey } from "./session.js";
+import type { StateMap } from "./state.js";
+import type { TurnTrace } from "./trace.js";
 
 /** Which events a read returns (ADK `GetSessionConfig`). */
 export interface EventWindow {
@@ -30,6 +30,8 @@ export interface CreateSessionRequest {
 export interface TurnStart {
   session: Session;
   lease: string;
+  /** `true` when the user event was already stored (a resumed turn): nothing was appended this time. */
+  resumed: boolean;
 }
 
 /**
@@ -57,6 +59,8 @@ export interface SessionStore {
    * Starts a turn: appends the user event and takes the session's lease in one step, so a second turn
    * while one runs gets `session_busy`. The lease lapses by itself after a while with no append.
    * The returned session holds the events selected by `window` (all by default), user event included.
+   * Idempotent for the user event: when an event with its id is already stored (a retried delivery
+   * resuming its turn), nothing is appended and no state is applied again; the lease is taken all the same.
    */
   beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart>;
   /**

@@ -1,0 +1,12 @@
+import { Hono } from "hono";
+import { BatonError } from "../core/errors.js";
+import { publicTurn } from "../webhooks/turn-record.js";
+import type { HonoEnv } from "./types.js";
+
+/** `GET /turns/:turnId`: a webhook turn's status (`queued`, `running`, `done`, `failed`). Needs the API token. */
+export const turns = new Hono<HonoEnv>().get("/turns/:turnId", async (c) => {
+  const { turnId } = c.req.param();
+  const record = await c.var.deps.webhooks?.ledger.turn(turnId)?.get();
+  if (!record) throw new BatonError("not_found", `Turn not found: ${turnId}`);
+  return c.json(publicTurn(record));
+});

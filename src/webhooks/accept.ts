@@ -1,0 +1,125 @@
+import { BatonError } from "../core/errors.js";
+import type { Clock, IdSource } from "../core/ids.js";
+import { newInvocationId } from "../core/ids.js";
+import {
+  type HeaderReader,
+  type TurnRequest,
+  TurnRequestSchema,
+  type WebhookDefinition,
+} from "../core/webhook.js";
+import { sha256Hex } from "./signing.js";
+import type { TurnLedger } from "./turn-ledger.js";
+import type { TurnMessage } from "./turn-record.js";
+
+/** What accepting needs from the Worker: the turn objects, the queue, the secrets, the clock and ids. */
+export interface AcceptDeps {
+  ledger: TurnLedger;
+  queue: { send(message: TurnMessage): Promise<unknown> };
+  /** A Worker secret by name, `undefined` when unset. */
+  secret(name: string): string | undefined;
+  clock: Clock;
+  ids: IdSource;
+}
+
+export interface Delivery {
+  appName: string;
+  hook: WebhookDefinition;
+  body: Uint8Array<ArrayBuffer>;
+  headers: HeaderReader;
+}
+
+/** `accepted`: 202 and enqueued. `duplicate`: 200, same turn, nothing enqueued. `ignored`: 204. */
+export type AcceptOutcome =
+  | { kind: "accepted" | "duplicate"; turnId: string; sessionId: string }
+  | { kind: "ignored" }
+  | { kind: "challenge"; challenge: string };
+
+/**
+ * Accepts one delivery fast: verify the raw body, parse, map to a turn, claim the delivery id in its turn
+ * object, enqueue. Refusals are `BatonError`s: 401 (signature, timestamp), 400 (JSON, `toTurn`), and
+ * nothing is stored or enqueued for any of them.
+ */
+export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Promise<AcceptOutcome> {
+  const { hook, body, headers } = delivery;
+  const secret = deps.secret(hook.verify.secretName);
+  if (!secret)
+    throw new BatonError(
+      "internal",
+      `Webhook "${hook.name}" needs the secret ${hook.verify.secretName}: set it with \`wrangler secret put ${hook.verify.secretName}\` (or in .dev.vars locally).`,
+    );
+  const verdict = await hook.verify.verify({ body, headers, secret, nowMs: deps.clock.now() });
+  if (!verdict.ok) throw new BatonError("unauthorized", `Webhook signature refused: ${verdict.reason}.`);
+  const payload = parseJson(body);
+  const challenge = handshake(hook, headers, payload);
+  if (challenge) return challenge;
+  const turn = await mapToTurn(hook, payload, headers);
+  if (!turn) return { kind: "ignored" };
+  const deliveryId =
+    hook.deliveryId?.({ payload, headers }) ??
+    hook.verify.deliveryId(headers, payload) ??
+    `sha256:${await sha256Hex(body)}`;
+  const turnId = deps.ledger.turnIdOf(delivery.appName, hook.name, deliveryId);
+  const object = deps.ledger.turn(turnId);
+  if (!object) throw new BatonError("internal", `Turn id ${turnId} was not issued by the turn namespace.`);
+  const { created, record } = await object.claim({
+    turnId,
+    appName: delivery.appName,
+    hook: hook.name,
+    deliveryId,
+    userId: turn.userId,
+    sessionId: turn.sessionId,
+    invocationId: newInvocationId(deps.ids),
+    userEventId: deps.ids.uuid(),
+    request: turn,
+  });
+  if (!created) return { kind: "duplicate", turnId, sessionId: record.sessionId };
+  try {
+    await deps.queue.send({ turnId });
+  } catch (error) {
+    // Not enqueued: forget the claim so the provider's retry of this delivery is accepted afresh.
+    await object.forget();
+    throw new BatonError("internal", "The turn could not be enqueued; retry the delivery.", { cause: error });
+  }
+  return { kind: "accepted", turnId, sessionId: turn.sessionId };
+}
+
+function parseJson(body: Uint8Array<ArrayBuffer>): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    throw new BatonError("invalid_request", "The webhook body is not valid JSON.");
+  }
+}
+
+/** Provider handshakes answered after verification: GitHub's `ping`, Slack's `url_verification`. */
+function handshake(hook: WebhookDefinition, headers: HeaderReader, payload: unknown): AcceptOutcome | null {
+  if (hook.verify.scheme === "github" && headers.get("x-github-event") === "ping") return { kind: "ignored" };
+  if (hook.verify.scheme !== "slack" || typeof payload !== "object" || payload === null) return null;
+  const type: unknown = Reflect.get(payload, "type");
+  const challenge: unknown = Reflect.get(payload, "challenge");
+  return type === "url_verification" && typeof challenge === "string"
+    ? { kind: "challenge", challenge }
+    : null;
+}
+
+async function mapToTurn(
+  hook: WebhookDefinition,
+  payload: unknown,
+  headers: HeaderReader,
+): Promise<TurnRequest | null> {
+  let turn: TurnRequest | null;
+  try {
+    turn = await hook.toTurn({ payload, headers });
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new BatonError(
+      "invalid_request",
+      `Webhook "${hook.name}" could not map this payload to a turn (${reason}).`,
+    );
+  }
+  if (turn === null) return null;
+  const parsed = TurnRequestSchema.safeParse(turn);
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  throw new BatonError("internal", `Webhook "${hook.name}" returned an invalid turn from toTurn: ${fields}`);
+}

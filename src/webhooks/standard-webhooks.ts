@@ -1,0 +1,68 @@
+import { Webhook } from "standardwebhooks";
+import type { Verifier } from "../core/webhook.js";
+import { concatBytes, fromBase64, hmacSha256Matches, utf8 } from "./signing.js";
+import {
+  accepted,
+  DEFAULT_TOLERANCE_SECONDS,
+  refused,
+  staleness,
+  type ToleranceOptions,
+} from "./verifier.js";
+
+/**
+ * The Standard Webhooks scheme (standardwebhooks.com): `webhook-id`, `webhook-timestamp` and
+ * `webhook-signature: v1,<base64> [v1,<base64> …]`, the HMAC-SHA256 of `<id>.<timestamp>.<body>` under the
+ * base64 secret after its `whsec_` prefix; 5 minutes of tolerance. Checked with Web Crypto's constant-time
+ * HMAC verify rather than the `standardwebhooks` package's `verify`, which reads `Date.now()` itself where
+ * the tolerance must use the run services' clock; the package signs what Baton sends (`onResult`), and the
+ * tests check both directions against it. `webhook-id` is the delivery id.
+ */
+export function standardWebhooks<P = Record<string, unknown>>(options: ToleranceOptions): Verifier<P> {
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  return {
+    scheme: "standard-webhooks",
+    secretName: options.secretName,
+    async verify({ body, headers, secret, nowMs }) {
+      const id = headers.get("webhook-id");
+      const timestamp = headers.get("webhook-timestamp");
+      const signatures = headers.get("webhook-signature");
+      if (!id || !signatures) return refused("missing webhook-id or webhook-signature");
+      const stale = staleness(timestamp, nowMs, tolerance);
+      if (stale) return refused(`webhook-timestamp: ${stale}`);
+      const key = standardWebhooksKey(secret);
+      if (!key) return refused("the secret is not a base64 Standard Webhooks secret");
+      const signedContent = concatBytes(utf8(`${id}.${timestamp}.`), body);
+      for (const entry of signatures.split(" ")) {
+        const [version, value] = entry.split(",");
+        const signature = version === "v1" && value ? fromBase64(value) : null;
+        if (signature && (await hmacSha256Matches(key, signedContent, signature))) return accepted;
+      }
+      return refused("no v1 signature matches");
+    },
+    deliveryId: (headers) => headers.get("webhook-id") ?? undefined,
+  };
+}
+
+/** The key bytes of a `whsec_<base64>` secret (the prefix is optional), or `null` when malformed. */
+export function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> | null {
+  const key = fromBase64(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret);
+  return key && key.length > 0 ? key : null;
+}
+
+/**
+ * Signs an outgoing message the Standard Webhooks way (the `standardwebhooks` package): the three headers
+ * a receiver checks. `id` stays the same across retries of one message, so receivers can dedupe.
+ */
+export function signStandardWebhook(
+  secret: string,
+  id: string,
+  nowMs: number,
+  body: string,
+): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
+  const timestamp = new Date(Math.floor(nowMs / 1000) * 1000);
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(nowMs / 1000)),
+    "webhook-signature": new Webhook(secret).sign(id, timestamp, body),
+  };
+}

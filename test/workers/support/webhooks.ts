@@ -1,0 +1,162 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
+import { createWorker, type WorkerOptions } from "../../../src/handlers/create-worker.js";
+import type { TurnMessage } from "../../../src/webhooks/turn-record.js";
+import { expectJson, TEST_TOKEN } from "./http.js";
+
+export const TURNS_QUEUE = "baton-turns";
+export const DEAD_LETTER_QUEUE = "baton-turns-dlq";
+
+/** A turn as `GET /turns/:turnId` shows it. */
+export interface TurnView {
+  turnId: string;
+  status: "queued" | "running" | "done" | "failed";
+  appName: string;
+  userId: string;
+  sessionId: string;
+}
+
+/**
+ * A `createWorker` Worker whose `TURNS` producer is the real local queue `baton-turns-test` (no consumer)
+ * and records what it sent, so a test hands exactly those messages to the Worker's own `queue` handler
+ * with `createMessageBatch` and reads the acks and retries with `getQueueResult`.
+ */
+export function hookWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}) {
+  const worker = createWorker(options);
+  const sent: TurnMessage[] = [];
+  const turns = {
+    async send(message: TurnMessage) {
+      sent.push(message);
+      return env.TEST_TURNS.send(message);
+    },
+  };
+  const envWith = (extra: Record<string, string | undefined> = {}) => ({
+    ...env,
+    API_TOKENS: TEST_TOKEN,
+    TURNS: turns,
+    ...vars,
+    ...extra,
+  });
+  let messages = 0;
+  /** Hands messages to the Worker's queue handler as one batch from `queue`; returns what it acked and retried. */
+  const deliver = async (
+    queue: string,
+    bodies: readonly unknown[],
+    attempts: number,
+    extra?: Record<string, string | undefined>,
+  ) => {
+    const batch = createMessageBatch(
+      queue,
+      bodies.map((body) => ({ id: `msg-${++messages}`, timestamp: new Date(), attempts, body })),
+    );
+    // getQueueResult reports which messages were retried but not their delays: note those on the way.
+    const delays = new Map<string, number | undefined>();
+    const observed: MessageBatch<unknown> = {
+      queue: batch.queue,
+      metadata: batch.metadata,
+      messages: batch.messages.map((m) => ({
+        id: m.id,
+        timestamp: m.timestamp,
+        body: m.body,
+        attempts: m.attempts,
+        ack: () => m.ack(),
+        retry: (options?: QueueRetryOptions) => {
+          delays.set(m.id, options?.delaySeconds);
+          m.retry(options);
+        },
+      })),
+      ackAll: () => batch.ackAll(),
+      retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
+    };
+    const ctx = createExecutionContext();
+    await worker.queue(observed, envWith(extra));
+    const result = await getQueueResult(batch, ctx);
+    const retried = result.retryMessages.map((r: { msgId: string }) => ({
+      msgId: r.msgId,
+      delaySeconds: delays.get(r.msgId),
+    }));
+    return { acked: result.explicitAcks.length, retried, outcome: result.outcome };
+  };
+  const call = async (path: string, init: RequestInit & { token?: string | null } = {}) => {
+    const { token = TEST_TOKEN, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (token !== null) headers.set("authorization", `Bearer ${token}`);
+    const ctx = createExecutionContext();
+    // SAFETY: an incoming request differs only in its `cf` object, which no handler reads.
+    const request = new Request(`http://baton.test${path}`, { ...rest, headers }) as Request<
+      unknown,
+      IncomingRequestCfProperties
+    >;
+    const response = await worker.fetch(request, envWith(), ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  };
+  return {
+    sent,
+    call,
+    /** POSTs a delivery: the body as given, signature headers as given, no API token. */
+    post: (path: string, body: string, headers: Record<string, string> = {}) =>
+      call(path, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", ...headers },
+        token: null,
+      }),
+    turn: (turnId: string) => expectJson<TurnView>(call(`/turns/${turnId}`), 200),
+    /** The messages sent so far (or these), consumed from `TURNS` as attempt `attempts`. */
+    consume: (bodies: readonly unknown[] = sent, attempts = 1, extra?: Record<string, string | undefined>) =>
+      deliver(TURNS_QUEUE, bodies, attempts, extra),
+    deadLetter: (bodies: readonly unknown[]) => deliver(DEAD_LETTER_QUEUE, bodies, 1),
+  };
+}
+
+const encoder = new TextEncoder();
+
+async function hmac(key: Uint8Array<ArrayBuffer>, message: string): Promise<Uint8Array> {
+  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const keyOf = (secret: string) => new Uint8Array(encoder.encode(secret));
+
+/** Signs bodies the way each provider documents it (computed here with Web Crypto, apart from Baton's code). */
+export const sign = {
+  github: async (secret: string, body: string) => ({
+    "x-hub-signature-256": `sha256=${hex(await hmac(keyOf(secret), body))}`,
+  }),
+  slack: async (secret: string, body: string, timestamp: number) => ({
+    "x-slack-request-timestamp": String(timestamp),
+    "x-slack-signature": `v0=${hex(await hmac(keyOf(secret), `v0:${timestamp}:${body}`))}`,
+  }),
+  stripe: async (secret: string, body: string, timestamp: number) => ({
+    "stripe-signature": `t=${timestamp},v1=${hex(await hmac(keyOf(secret), `${timestamp}.${body}`))}`,
+  }),
+  /** With the `standardwebhooks` package itself. */
+  standardWebhooks: (secret: string, body: string, id: string, timestamp: number) => ({
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
+  }),
+};
+
+/** A fixed clock for signature tolerance checks: `at` in Unix seconds. */
+export const clockAt = (at: number) => ({ now: () => at * 1000 });
+
+/** A GitHub `issue_comment` delivery body. */
+export const issueComment = (issue: number, body: string, action = "created") =>
+  JSON.stringify({
+    action,
+    issue: { number: issue, title: "A bug", body: null, user: { login: "octocat" } },
+    comment: { id: issue * 10, body, user: { login: "octocat" } },
+    repository: { full_name: "octo/repo" },
+    sender: { login: "octocat" },
+  });
