@@ -18,14 +18,20 @@ export interface ScopedDelta {
 
 /** Splits a state delta by scope, the way ADK stores it. */
 export function splitStateDelta(delta: StateMap): ScopedDelta {
-  const out: ScopedDelta = { app: {}, user: {}, session: {}, temp: {} };
+  // Built from entries (defined, never assigned), so no key can reach a prototype.
+  const out: Record<keyof ScopedDelta, [string, unknown][]> = { app: [], user: [], session: [], temp: [] };
   for (const [key, value] of Object.entries(delta)) {
-    if (key.startsWith(APP_PREFIX)) out.app[key.slice(APP_PREFIX.length)] = value;
-    else if (key.startsWith(USER_PREFIX)) out.user[key.slice(USER_PREFIX.length)] = value;
-    else if (key.startsWith(TEMP_PREFIX)) out.temp[key] = value;
-    else out.session[key] = value;
+    if (key.startsWith(APP_PREFIX)) out.app.push([key.slice(APP_PREFIX.length), value]);
+    else if (key.startsWith(USER_PREFIX)) out.user.push([key.slice(USER_PREFIX.length), value]);
+    else if (key.startsWith(TEMP_PREFIX)) out.temp.push([key, value]);
+    else out.session.push([key, value]);
   }
-  return out;
+  return {
+    app: Object.fromEntries(out.app),
+    user: Object.fromEntries(out.user),
+    session: Object.fromEntries(out.session),
+    temp: Object.fromEntries(out.temp),
+  };
 }
 
 /** The delta as it is persisted: everything but `temp:` keys. */

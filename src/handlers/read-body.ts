@@ -1,8 +1,12 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { BatonError } from "../core/errors.js";
+import { assertSafeShape } from "../core/safe-shape.js";
 
-/** Parses a JSON body with a zod schema; a bad body is a 400 that names the fields at fault. */
+/**
+ * Parses a JSON body with a zod schema; a bad body is a 400 that names the fields at fault. Bodies nesting
+ * deeper than `MAX_JSON_DEPTH` or holding `__proto__`/`constructor`/`prototype` keys are 400 too.
+ */
 export async function readBody<S extends z.ZodType>(
   c: Context,
   schema: S,
@@ -20,6 +24,8 @@ export async function readBody<S extends z.ZodType>(
       throw new BatonError("invalid_request", "The body is not valid JSON.");
     }
   }
+  // Depth and hostile keys first: the schema (and everything after it) then only sees a safe shape.
+  assertSafeShape(json);
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`);

@@ -6,12 +6,16 @@ import type { TurnTrace } from "../core/trace.js";
 import { Runner } from "../runner/runner.js";
 import { exportTraces, otlpConfigFrom } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
+import { detachTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
 import type { HonoEnv } from "./types.js";
 
-/** Starts the turn: 400/404/409 are thrown here, before any response is begun. */
-async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
+/**
+ * Starts the turn: 400/404/409 are thrown here, before any response is begun. The turn then runs detached
+ * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the lease.
+ */
+async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
   const app = findApp(c.var.deps.apps, body.appName);
   const otlp = otlpConfigFrom(c.env);
   const runner = new Runner({
@@ -20,15 +24,15 @@ async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
     services: c.var.deps.services,
     ...(otlp ? { onTrace: (trace: TurnTrace) => afterResponse(c, exportTraces([trace], otlp)) } : {}),
   });
-  return runner.start({
+  const turn = await runner.start({
     userId: body.userId,
     sessionId: body.sessionId,
     newMessage: body.newMessage,
     streaming: body.streaming,
-    signal: c.req.raw.signal,
     ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
     ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
   });
+  return detachTurn(c, turn);
 }
 
 /** Keeps `work` alive after the response (`ctx.waitUntil`); outside a Worker it just runs. */
@@ -53,9 +57,11 @@ export const run = new Hono<HonoEnv>()
   .post("/run_sse", async (c) => {
     const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
     return streamSSE(c, async (stream) => {
-      stream.onAbort(() => void turn.return(undefined));
       try {
-        for await (const event of turn) await stream.writeSSE({ data: JSON.stringify(event) });
+        for await (const event of turn) {
+          if (stream.aborted) return; // The client left; the turn carries on without it.
+          await stream.writeSSE({ data: JSON.stringify(event) });
+        }
       } catch (error) {
         // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).
         // Caught here: streamSSE's own onError would add a non-JSON `event: error` frame after ours.

@@ -1,5 +1,6 @@
 import { BatonError } from "../core/errors.js";
 import { createEvent, type EventEnv } from "../core/event.js";
+import { assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, SessionStore } from "../core/session-store.js";
 import type { StateMap } from "../core/state.js";
@@ -39,6 +40,7 @@ export class SessionsService {
    * the session after it; `session_not_found` when it does not exist.
    */
   async patchState(key: SessionKey, stateDelta: StateMap): Promise<Session> {
+    assertSafeState(stateDelta, "stateDelta");
     const event = createEvent(
       { invocationId: `p-${this.env.ids.uuid()}`, author: "user", actions: { stateDelta } },
       this.env,

@@ -1,5 +1,6 @@
 import type { Event } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
+import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type ScopedDelta, type StateMap, splitStateDelta } from "../core/state.js";
@@ -49,6 +50,9 @@ export class DurableObjectSessionStore implements SessionStore {
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
+    // Everything is checked before the first write: the session, its seeds and the shared scopes live in
+    // different objects, so a refusal after the session object committed would leave a half-made session.
+    assertSafeSeeds(request.state, request.events);
     const { appName, userId } = request;
     const key = { appName, userId, sessionId: request.sessionId?.trim() || this.#ids.uuid() };
     const split = splitStateDelta(request.state ?? {});
@@ -111,6 +115,7 @@ export class DurableObjectSessionStore implements SessionStore {
   }
 
   async beginTurn(key: SessionKey, userEvent: Event, window: EventWindow = {}): Promise<TurnStart> {
+    assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
     const turn = this.#session(key).beginTurn({ event: stored, window, leaseTtlMs: this.#leaseTtlMs });

@@ -1,6 +1,7 @@
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
+import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
@@ -50,6 +51,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
+    assertSafeSeeds(request.state, request.events);
     const { appName, userId } = request;
     const id = request.sessionId?.trim() || this.#ids.uuid();
     const owned = this.#sessions.get(scopeKey(appName, userId)) ?? new Map<string, StoredSession>();
@@ -103,6 +105,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart> {
+    assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = this.#require(key);
     const now = this.#clock.now();
     const verdict = judgeLease(stored.lease, undefined, now);

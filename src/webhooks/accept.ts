@@ -1,6 +1,7 @@
 import { BatonError } from "../core/errors.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import { newInvocationId } from "../core/ids.js";
+import { assertSafeShape, assertSafeState } from "../core/safe-shape.js";
 import {
   type HeaderReader,
   type TurnRequest,
@@ -119,7 +120,12 @@ async function mapToTurn(
   }
   if (turn === null) return null;
   const parsed = TurnRequestSchema.safeParse(turn);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    // The turn carries the payload's words and keys: hostile ones are the sender's fault (400).
+    assertSafeShape(parsed.data, "the turn");
+    if (parsed.data.stateDelta) assertSafeState(parsed.data.stateDelta, "the turn's stateDelta");
+    return parsed.data;
+  }
   const fields = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   throw new BatonError("internal", `Webhook "${hook.name}" returned an invalid turn from toTurn: ${fields}`);
 }
