@@ -21,7 +21,8 @@ async function snapshot(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "baton-bench-"));
   const skipState = (path: string) => !path.includes(".wrangler");
   await cp(join(root, "src"), join(dir, "src"), { recursive: true });
-  await cp(join(root, "bench/http"), join(dir, "bench/http"), { recursive: true, filter: skipState });
+  for (const folder of ["bench/http", "bench/webhooks"])
+    await cp(join(root, folder), join(dir, folder), { recursive: true, filter: skipState });
   for (const file of ["package.json", "tsconfig.json", "wrangler.toml"])
     await cp(join(root, file), join(dir, file));
   await symlink(join(root, "node_modules"), join(dir, "node_modules"), "dir");

@@ -1,16 +1,17 @@
 /**
- * Webhook accepts under `wrangler dev`: the demo Worker (root wrangler.toml: its Queue, consumer and
- * dead-letter queue included) takes signed GitHub-style deliveries over 127.0.0.1, 5% of them repeats of
- * earlier ones. Prints accepted deliveries per second and the accept latency (p50, p99), measured in this
- * run, then how many of a sample of the queued turns the consumer finished within a bounded wait.
+ * Webhook accepts under `wrangler dev`: the demo Worker takes signed GitHub-style deliveries over
+ * 127.0.0.1, 5% of them repeats of earlier ones. Two phases in one run: accept-only (no queue consumer,
+ * `bench/webhooks/wrangler.toml`), then as configured (root wrangler.toml: the consumer runs the turns on
+ * the same workerd thread meanwhile). Prints accepted deliveries per second and the accept latency (p50,
+ * p99) of each, then how many of a sample of the queued turns the consumer finished within a bounded wait.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { percentile } from "../http/rounds.js";
 import { startBenchWorker } from "../http/start-worker.js";
 
 const SECRET = "bench-github-webhook-secret";
-const DELIVERIES = 1000;
-const CONCURRENCY = 16;
+const DELIVERIES = 300;
+const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 16);
 const DUPLICATE_SHARE = 0.05;
 const SAMPLE = 20;
 const DONE_WAIT_MS = 15_000;
@@ -49,8 +50,14 @@ function plan(): Delivery[] {
 }
 
 export async function webhookBench(): Promise<void> {
+  console.log("\nWebhook accepts on wrangler dev (demo app, GitHub signatures, 5% repeats)");
+  await phase("accept only (no consumer)", "bench/webhooks/wrangler.toml", false);
+  await phase("with the TURNS consumer running", "wrangler.toml", true);
+}
+
+async function phase(label: string, config: string, consumer: boolean): Promise<void> {
   const worker = await startBenchWorker("http://127.0.0.1:9/unused", {
-    config: "wrangler.toml",
+    config,
     vars: { GITHUB_WEBHOOK_SECRET: SECRET },
   });
   try {
@@ -90,7 +97,7 @@ export async function webhookBench(): Promise<void> {
     const count = (status: number) => results.filter((r) => r.status === status).length;
     const unique = deliveries.filter((d) => !d.duplicate).length;
     const latencies = results.map((r) => r.ms);
-    console.log("\nWebhook accepts on wrangler dev (demo app, GitHub signatures, Queue + consumer running)");
+    console.log(`- ${label}`);
     console.log(
       `  ${results.length} deliveries (${deliveries.length - unique} repeats, ${((100 * (deliveries.length - unique)) / deliveries.length).toFixed(1)}%), ${CONCURRENCY} at a time, in ${seconds.toFixed(2)} s`,
     );
@@ -104,6 +111,7 @@ export async function webhookBench(): Promise<void> {
     console.log(
       `  answers: ${count(202)} × 202 (unique deliveries: ${unique}), ${count(200)} × 200 (repeats), ${others} other — ${count(202) === unique && others === 0 ? "OK" : "WRONG"}`,
     );
+    if (!consumer) return;
     const sample = results.filter((r) => r.status === 202).slice(0, SAMPLE);
     const waitStart = performance.now();
     let done = 0;

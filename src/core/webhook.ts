@@ -59,7 +59,7 @@ export interface RetryDelays {
   baseDelaySeconds: number;
   /** The cap on a retry's delay. Default 300 s. */
   maxDelaySeconds: number;
-  /** How long a delivery waits when its session is busy with another turn. Default 10 s. */
+  /** How long a delivery first waits when its session is busy with another turn (doubling, same cap). Default 10 s. */
   busyDelaySeconds: number;
 }
 

@@ -24,7 +24,7 @@ export const backoffSeconds = (retry: RetryDelays, attempts: number): number =>
 
 /**
  * The `TURNS` consumer: runs each message's turn. Done → ack (then `onResult`); session busy → retry after
- * `busyDelaySeconds`, never dropped; failed → retry with backoff. After the queue's last retry the
+ * `busyDelaySeconds`, doubling per attempt, never dropped; failed → retry with backoff. After the queue's last retry the
  * message goes to the dead-letter queue (wrangler `dead_letter_queue`), whose consumer records the failure.
  * Messages of one batch run concurrently; two for one session meet the lease and one waits.
  */
@@ -58,7 +58,9 @@ async function consumeOne(message: Message<unknown>, deps: ConsumerDeps): Promis
   const outcome = await runQueuedTurn(app, record, deps);
   if (outcome.kind === "busy") {
     await turn.settle("queued");
-    return message.retry({ delaySeconds: hook.retry.busyDelaySeconds });
+    // Busy retries count toward max_retries too: growing waits let a long turn finish first.
+    const busy = { ...hook.retry, baseDelaySeconds: hook.retry.busyDelaySeconds };
+    return message.retry({ delaySeconds: backoffSeconds(busy, message.attempts) });
   }
   if (outcome.kind === "failed") {
     await turn.settle("queued", { error: outcome.error });

@@ -192,7 +192,7 @@ describe("the TURNS consumer", () => {
     expect((await t.hooks.consume([{ nope: 1 }], 1)).retried).toHaveLength(1);
   });
 
-  it("retries a delivery whose session is busy after busyDelaySeconds, storing nothing, then runs it", async () => {
+  it("retries a delivery whose session is busy after busyDelaySeconds (doubling), storing nothing, then runs it", async () => {
     const gate = new GateAgent({ name: "root" });
     const t = setup(() => gate);
     const first = await t.deliver("s-5", "first");
@@ -205,9 +205,12 @@ describe("the TURNS consumer", () => {
     });
     expect(await t.status(second.turnId)).toBe("queued");
     expect(summary(await t.events("s-5"))).toEqual([["user", "first"]]);
+    expect(await t.hooks.consume([{ turnId: second.turnId }], 2)).toMatchObject({
+      retried: [{ delaySeconds: 20 }],
+    });
     gate.open();
     await running;
-    expect(await t.hooks.consume([{ turnId: second.turnId }], 2)).toMatchObject({ acked: 1 });
+    expect(await t.hooks.consume([{ turnId: second.turnId }], 3)).toMatchObject({ acked: 1 });
     expect(await t.status(second.turnId)).toBe("done");
     expect(summary(await t.events("s-5"))).toEqual([
       ["user", "first"],
