@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   TRANSFER_NOT_STORED: event(500, "internal"),
   A2A_TASK_FAILED: event(502, "upstream"),
   INTERNAL_ERROR: event(500, "internal"),
+  /** The turn's lease lapsed or was taken over, so what it did last could not be stored. */
+  LEASE_LOST: event(409, "internal"),
 } as const satisfies Record<string, CodeInfo>;
 
 type Table = typeof ERROR_CODES;

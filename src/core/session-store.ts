@@ -32,6 +32,8 @@ export interface TurnStart {
   lease: string;
   /** `true` when the user event was already stored (a resumed turn): nothing was appended this time. */
   resumed: boolean;
+  /** The lease's length in ms; a store that gives it (and `renewLease`) gets a heartbeat from the runner. */
+  leaseTtlMs?: number;
 }
 
 /**
@@ -73,4 +75,10 @@ export interface SessionStore {
   listTraces(key: SessionKey): Promise<TurnTrace[]>;
   /** The users of `appName` that have a session with this id (the dev UI names sessions without a user). */
   findSessionOwners(appName: string, sessionId: string): Promise<string[]>;
+  /**
+   * Extends a live `lease` by its full length (the runner's heartbeat while a slow step runs);
+   * `lease_lost` when it lapsed or another turn holds the session. Optional: a store without it gets
+   * no heartbeat, and its leases last one TTL past the last append.
+   */
+  renewLease?(key: SessionKey, lease: string): Promise<void>;
 }

@@ -10,6 +10,7 @@ import { type StateMap, TEMP_PREFIX } from "../core/state.js";
 import type { OpenSpan, TurnTrace } from "../core/trace.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
+import { startHeartbeat } from "./lease-heartbeat.js";
 import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
 import { invocationSpanAttributes, TurnRecorder } from "./turn-recorder.js";
@@ -98,7 +99,7 @@ export class Runner {
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
     const startedAt = this.services.clock.now();
-    const { session, lease, resumed } = await this.store.beginTurn(key, userEvent, window);
+    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(key, userEvent, window);
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
     const turnEvent = stored ?? userEvent;
     const recorder = new TurnRecorder(turnEvent.invocationId, this.services.clock, this.services.ids);
@@ -107,13 +108,14 @@ export class Runner {
     const cost = new StorageCost();
     if (!resumed) cost.add(userEvent);
     const trace = { recorder, root, cost };
-    return this.invoke({ key, lease, session, userEvent: turnEvent, request, resumed, trace });
+    return this.invoke({ key, lease, leaseTtlMs, session, userEvent: turnEvent, request, resumed, trace });
   }
 
   private async *invoke(turn: Turn): AsyncGenerator<Event> {
     const { key, lease, session, userEvent, request, trace } = turn;
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
+    const stopHeartbeat = startHeartbeat(this.store, turn, this.services.log);
     try {
       if (turn.resumed && invocationEnded(session.events, invocationId)) return;
       applyTemp(session.state, userEvent.actions.stateDelta);
@@ -146,8 +148,15 @@ export class Runner {
         for await (const event of chosen.runAsync(ctx))
           yield event.partial ? stamp(event) : await persist(event);
       } catch (error) {
-        // An error no agent claimed is the store's refusal: nothing more can be recorded.
-        if (error instanceof BatonError && error.agentName === undefined) throw error;
+        // An error no agent claimed is the store's refusal. A lapsed lease is recorded if the session is
+        // free (nobody took it over); otherwise nothing more can be recorded.
+        if (error instanceof BatonError && error.agentName === undefined) {
+          const recorded =
+            error.code === "lease_lost" ? await this.recordLostLease(turn, chosen.name, error) : null;
+          if (!recorded) throw error;
+          yield recorded;
+          return;
+        }
         const failure = asAgentError(error, chosen.name);
         const author = failure.agentName ?? chosen.name;
         const fields = errorFields(failure);
@@ -155,10 +164,27 @@ export class Runner {
         yield await persist(createEvent({ invocationId, author, ...fields }, this.services));
       }
     } finally {
+      stopHeartbeat();
       trace.root.end(trace.cost.attributes());
       const finished = trace.recorder.finish();
       await this.store.endTurn(key, lease, finished);
       this.onTrace?.(finished);
+    }
+  }
+
+  /** Stores a `LEASE_LOST` error event without the lease (accepted only while no other turn holds it). */
+  private async recordLostLease(turn: Turn, author: string, error: BatonError): Promise<Event | null> {
+    const { invocationId } = turn.userEvent;
+    const fields = errorFields(new BatonError("LEASE_LOST", error.message));
+    const event = stampMetadata(
+      createEvent({ invocationId, author, ...fields }, this.services),
+      turn.request.customMetadata,
+    );
+    this.services.log(`Turn ${invocationId} lost its lease: ${error.message}`);
+    try {
+      return await this.store.appendEvent(turn.key, event);
+    } catch {
+      return null;
     }
   }
 }
@@ -166,6 +192,7 @@ export class Runner {
 interface Turn {
   key: SessionKey;
   lease: string;
+  leaseTtlMs: number | undefined;
   session: Session;
   userEvent: Event;
   request: RunRequest;

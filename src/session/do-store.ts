@@ -130,7 +130,12 @@ export class DurableObjectSessionStore implements SessionStore {
     const state = states
       ? mergeScopedState(started.session.state, states.app, states.user)
       : started.session.state;
-    return { session: { ...started.session, state }, lease: started.lease, resumed: started.resumed };
+    const { lease, resumed } = started;
+    return { session: { ...started.session, state }, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
+  }
+
+  async renewLease(key: SessionKey, lease: string): Promise<void> {
+    unwrap(await this.#session(key).renewLease({ lease, leaseTtlMs: this.#leaseTtlMs }));
   }
 
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {

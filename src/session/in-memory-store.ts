@@ -118,7 +118,16 @@ export class InMemorySessionStore implements SessionStore {
       session: this.#view(key.appName, key.userId, stored, window ?? {}),
       lease: lease.token,
       resumed,
+      leaseTtlMs: this.#leaseTtlMs,
     };
+  }
+
+  async renewLease(key: SessionKey, lease: string): Promise<void> {
+    const stored = this.#require(key);
+    const now = this.#clock.now();
+    const verdict = judgeLease(stored.lease, lease, now);
+    if (verdict !== "ok" || !stored.lease) throw leaseError("lost", key.sessionId);
+    stored.lease.expiresAt = now + this.#leaseTtlMs;
   }
 
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {

@@ -123,6 +123,17 @@ export class SessionObject extends DurableObject {
     return session.ok ? ok({ session: session.value, lease, resumed }) : session;
   }
 
+  /** Extends `lease` by `leaseTtlMs` if it is the live one; `lease_lost` otherwise. */
+  renewLease(input: { lease: string; leaseTtlMs: number }): RpcResult<null> {
+    const row = this.#row();
+    if (!row) return notFound();
+    const now = Date.now();
+    const verdict = judgeLease(leaseOf(row), input.lease, now);
+    if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
+    SET_LEASE.run(this.#sql, input.lease, now + input.leaseTtlMs);
+    return ok(null);
+  }
+
   /** Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept). */
   endTurn(lease: string, trace?: TurnTrace): void {
     this.ctx.storage.transactionSync(() => {
