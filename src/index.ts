@@ -4,6 +4,15 @@
  * anything not named here is internal.
  */
 
+export { RemoteA2aAgent, type RemoteA2aAgentConfig } from "./a2a/client/remote-a2a-agent.js";
+export type { RemoteA2aInterceptor } from "./a2a/client/reply-event.js";
+export type {
+  ConvertContext,
+  EventDraft,
+  ResponseConverter,
+  ResponseItem,
+} from "./a2a/client/response-item.js";
+export type { A2aMessage, A2aTask } from "./a2a/protocol/a2a-objects.js";
 export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
 export { CallbackContext, ToolContext } from "./agents/callback-context.js";

@@ -35,8 +35,18 @@ const isTransferEvent = (e: Event): boolean =>
 /** The first part of every message that relays another agent's event (ADK's wording). */
 export const RELAY_PREAMBLE = "For context:";
 
-/** Another agent's event as the current agent reads it: user-role "For context:" text (ADK-SEMANTICS §3.6). */
-function reframe(event: Event): Content | undefined {
+/** The `errorCode` of a remote task that ended `failed` (ADK-SEMANTICS §5.7). */
+const A2A_TASK_FAILED = "A2A_TASK_FAILED";
+
+/**
+ * Another agent's event as the current agent reads it: user-role "For context:" text (ADK-SEMANTICS §3.6).
+ * A failed remote task reads as a failure note, never as something the remote agent said (§5.7).
+ */
+export function reframe(event: Event): Content | undefined {
+  if (event.errorCode === A2A_TASK_FAILED) {
+    const note = `[${event.author}] failed: ${event.errorMessage ?? "Remote A2A task failed"}`;
+    return { role: "user", parts: [{ text: RELAY_PREAMBLE }, { text: note }] };
+  }
   const parts: Part[] = [];
   for (const p of event.content?.parts ?? []) {
     if (p.thought) continue;

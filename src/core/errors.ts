@@ -55,6 +55,10 @@ export const ERROR_CODES = {
   TRANSFER_TARGET_NOT_FOUND: event(500, "internal"),
   TRANSFER_NOT_STORED: event(500, "internal"),
   A2A_TASK_FAILED: event(502, "upstream"),
+  A2A_CARD_UNAVAILABLE: event(502, "upstream"),
+  A2A_REQUEST_FAILED: event(502, "upstream"),
+  A2A_TIMEOUT: event(504, "upstream"),
+  A2A_PROTOCOL_ERROR: event(502, "upstream"),
   INTERNAL_ERROR: event(500, "internal"),
   /** The turn's lease lapsed or was taken over, so what it did last could not be stored. */
   LEASE_LOST: event(409, "internal"),

@@ -4,6 +4,9 @@ import type { SessionStoreEnv } from "../../src/session/do-store.js";
 // The bindings wrangler.toml declares, as `env` from "cloudflare:workers" sees them in workerd tests.
 declare global {
   namespace Cloudflare {
-    interface Env extends SessionStoreEnv, WebhookEnv {}
+    interface Env extends SessionStoreEnv, WebhookEnv {
+      /** Agent cards of remote A2A agents (wrangler `[[kv_namespaces]]`). */
+      AGENT_CARDS: KVNamespace;
+    }
   }
 }

@@ -1,7 +1,8 @@
-// vitest globalSetup of the `workers` project: runs in Node, starts the fake model server and the webhook
-// result receiver for all files.
+// vitest globalSetup of the `workers` project: runs in Node, starts the fake model server, the webhook
+// result receiver and a scripted A2A peer for all files; workerd reaches them by their 127.0.0.1 URLs.
 import type { Server } from "node:http";
 import type { TestProject } from "vitest/node";
+import { startPeer } from "../../support/a2a-peer.js";
 import { startFakeOpenAiServer } from "./fake-openai-server.js";
 import { RESULT_SECRET, startResultReceiver } from "./result-receiver.js";
 
@@ -14,7 +15,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("fakeModelUrl", model.url);
   project.provide("resultReceiverUrl", receiver.url);
   project.provide("resultSecret", RESULT_SECRET);
+  // The seed repro's peer: it reads a file, then its task fails.
+  const peer = await startPeer({
+    version: "1.0",
+    cacheControl: "max-age=600",
+    script: () => [
+      { task: { state: "TASK_STATE_SUBMITTED" } },
+      { status: { state: "TASK_STATE_WORKING", message: "Reading a.txt." } },
+      { status: { state: "TASK_STATE_FAILED", message: "claude exited with code 1" } },
+    ],
+  });
+  project.provide("a2aPeerCardUrl", peer.cardUrl);
   return async () => {
+    await peer.close();
     await Promise.all([close(model.server), close(receiver.server)]);
   };
 }

@@ -18,6 +18,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Base URL of the fake OpenAI-compatible server on 127.0.0.1 (from the globalSetup). */
     fakeModelUrl: string;
+    /** The card URL of the scripted A2A peer on 127.0.0.1 whose task fails (from the globalSetup). */
+    a2aPeerCardUrl: string;
     /** The `API_TOKENS` binding the workers project gives the demo entry. */
     workersApiToken: string;
     /** Base URL of the Node receiver of `onResult` deliveries (from the globalSetup). */

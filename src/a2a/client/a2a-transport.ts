@@ -1,0 +1,74 @@
+import { Message, StreamResponse, Task } from "@a2a-js/sdk";
+import {
+  Client,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  withA2AExtensions,
+} from "@a2a-js/sdk/client";
+import { type A2aMessage, type A2aStreamResponse, A2aStreamResponseSchema } from "../protocol/a2a-objects.js";
+import type { AgentCardJson } from "../protocol/agent-card.js";
+import { JSONRPC } from "../protocol/agent-card.js";
+import type { ChosenInterface } from "./choose-interface.js";
+import { type FetchProbe, guardedFetch } from "./guarded-fetch.js";
+import { RemoteCallError } from "./remote-call-error.js";
+
+export interface CallOptions {
+  fetch: typeof fetch;
+  headers: Readonly<Record<string, string>>;
+  /** A2A extensions to request (`A2A-Extensions`, `X-A2A-Extensions` on 0.3). */
+  extensions: readonly string[];
+  streaming: boolean;
+  signal: AbortSignal;
+  probe: FetchProbe;
+}
+
+const legacyCompat = { enabled: true } as const;
+
+/**
+ * Sends one message with `@a2a-js/sdk` (its 1.0 JSON-RPC or HTTP+JSON transport, or the 0.3 compat
+ * transport when the interface is 0.3) over Baton's `fetch`, and yields each reply validated in the 1.0
+ * ProtoJSON shape. Streams when asked and the card allows it; otherwise one blocking reply.
+ */
+export async function* sendMessage(
+  card: AgentCardJson,
+  chosen: ChosenInterface,
+  message: A2aMessage,
+  options: CallOptions,
+): AsyncGenerator<A2aStreamResponse> {
+  const fetchImpl = guardedFetch(options.fetch, options.headers, options.probe);
+  const coreCard = new DefaultAgentCardResolver({ legacyCompat }).normalizeAgentCard(card);
+  const factory =
+    chosen.binding === JSONRPC
+      ? new JsonRpcTransportFactory({ fetchImpl, legacyCompat })
+      : new RestTransportFactory({ fetchImpl, legacyCompat });
+  const client = new Client(await factory.create(chosen.url, coreCard), coreCard, { polling: false });
+  const request = {
+    tenant: "",
+    message: Message.fromJSON(message),
+    configuration: undefined,
+    metadata: undefined,
+  };
+  const serviceParameters: Record<string, string> = {};
+  if (options.extensions.length > 0) withA2AExtensions(...options.extensions)(serviceParameters);
+  const requestOptions = { signal: options.signal, serviceParameters };
+  if (!options.streaming) {
+    const result = await client.sendMessage(request, requestOptions);
+    yield validated(
+      "messageId" in result ? { message: Message.toJSON(result) } : { task: Task.toJSON(result) },
+    );
+    return;
+  }
+  for await (const item of client.sendMessageStream(request, requestOptions)) {
+    yield validated(StreamResponse.toJSON(item));
+  }
+}
+
+function validated(json: unknown): A2aStreamResponse {
+  const parsed = A2aStreamResponseSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  throw new RemoteCallError(
+    "A2A_PROTOCOL_ERROR",
+    `A2A request failed: the reply is not an A2A task, message or update (${parsed.error.issues[0]?.message ?? "invalid"})`,
+  );
+}
