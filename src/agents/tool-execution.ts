@@ -66,7 +66,7 @@ export async function runToolCall(
   const attributes = toolSpanAttributes(ctx, call.name, call.id, call.args);
   const span = ctx.recorder.start(`execute_tool ${call.name}`, attributes, ctx.span);
   try {
-    const outcome = await lifecycle(ctx, agent, call, tools, callbacks, confirmations);
+    const outcome = await lifecycle(ctx, agent, call, tools, callbacks, confirmations, span);
     const transfer = outcome.ctx.actions.transferToAgent;
     span.end({
       [ATTR.toolResponse]: JSON.stringify(
@@ -87,9 +87,11 @@ async function lifecycle(
   call: FunctionCall,
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
-  confirmations?: ReadonlyMap<string, ToolConfirmation>,
+  confirmations: ReadonlyMap<string, ToolConfirmation> | undefined,
+  span: OpenSpan,
 ): Promise<CallOutcome> {
   const toolCtx = new ToolContext(ctx, call.id ?? "", call.id ? confirmations?.get(call.id) : undefined);
+  toolCtx.span = span;
   const args = structuredClone(call.args ?? {});
   const tool = tools.get(call.name);
   const fail = async (tool: FunctionTool, error: BatonError): Promise<ToolResult> => {

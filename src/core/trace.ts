@@ -53,7 +53,8 @@ export interface OpenSpan {
 
 /** Where agents record spans; the runner's recorder implements it, `NO_TRACE` records nothing. */
 export interface SpanRecorder {
-  start(name: string, attributes: SpanAttributes, parent?: OpenSpan): OpenSpan;
+  /** `startMs` backdates the span (work whose start is only known afterwards); default: now. */
+  start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs?: number): OpenSpan;
 }
 
 const closed: OpenSpan = { spanId: "", set: () => undefined, end: () => undefined };

@@ -14,7 +14,8 @@ const PAYLOADS = [ATTR.llmRequest, ATTR.llmResponse, ATTR.toolArgs, ATTR.toolRes
 
 const encoder = new TextEncoder();
 
-const hex = (ids: IdSource, length: number): string => ids.uuid().replace(/-/g, "").slice(0, length);
+/** The last `length` hex digits of a UUID: past its version digit, so a counter-based test source stays unique. */
+const hex = (ids: IdSource, length: number): string => ids.uuid().replace(/-/g, "").slice(-length);
 
 const clip = (attributes: SpanAttributes): SpanAttributes => {
   const out: SpanAttributes = {};

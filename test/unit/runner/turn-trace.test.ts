@@ -68,6 +68,7 @@ describe("each turn's trace", () => {
     expect(named("execute_tool transfer_to_agent")[0]?.parentSpanId).toBe(front?.spanId);
     expect(named("execute_tool count_stock")[0]?.parentSpanId).toBe(stock?.spanId);
     for (const span of trace.spans) expect(span.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(trace.spans.map((s) => s.spanId)).size).toBe(trace.spans.length);
   });
 
   it("puts the model id, tokens from the provider's usage, retries and duration on each model call", async () => {
