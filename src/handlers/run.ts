@@ -2,9 +2,8 @@ import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
-import type { TurnTrace } from "../core/trace.js";
 import { Runner } from "../runner/runner.js";
-import { exportTraces, otlpConfigFrom } from "../telemetry/otlp-export.js";
+import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { detachTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
@@ -17,13 +16,9 @@ import type { HonoEnv } from "./types.js";
  */
 async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
   const app = findApp(c.var.deps.apps, body.appName);
-  const otlp = otlpConfigFrom(c.env);
-  const runner = new Runner({
-    app,
-    sessionStore: c.var.deps.sessionStore,
-    services: c.var.deps.services,
-    ...(otlp ? { onTrace: (trace: TurnTrace) => afterResponse(c, exportTraces([trace], otlp)) } : {}),
-  });
+  const { sessionStore, services } = c.var.deps;
+  const onTrace = otlpTraceSink(c.env, services, (work) => afterResponse(c, work));
+  const runner = new Runner({ app, sessionStore, services, ...(onTrace ? { onTrace } : {}) });
   const turn = await runner.start({
     userId: body.userId,
     sessionId: body.sessionId,

@@ -91,3 +91,17 @@ export async function exportTraces(
     log(`OTLP export to ${config.url} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
+
+/**
+ * What a `Runner` calls with each finished turn's trace (`onTrace`) when `env` sets an OTLP endpoint:
+ * the export runs in `waitUntil`, after the response. `undefined` when no endpoint is set.
+ */
+export function otlpTraceSink(
+  env: Record<string, unknown>,
+  services: { fetch: typeof fetch; log: (message: string) => void },
+  waitUntil: (work: Promise<void>) => void,
+): ((trace: TurnTrace) => void) | undefined {
+  const config = otlpConfigFrom(env);
+  if (config === undefined) return undefined;
+  return (trace) => waitUntil(exportTraces([trace], config, services.fetch, services.log));
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportTraces, otlpConfigFrom } from "../../src/telemetry/otlp-export.js";
+import { exportTraces, otlpConfigFrom, otlpTraceSink } from "../../src/telemetry/otlp-export.js";
 import { traceOf } from "../contract/trace-cases.js";
 import { otlpSpans, startCollector } from "../support/otlp-collector.js";
 
@@ -54,6 +54,23 @@ describe("OTLP/HTTP export of turn traces", () => {
       value: { arrayValue: { values: [{ stringValue: "STOP" }] } },
     });
     expect(spans[1]?.status).toMatchObject({ code: 2, message: "boom" });
+  });
+
+  it("gives a runner's onTrace that exports each turn from waitUntil, and none without an endpoint", async () => {
+    const pending: Promise<void>[] = [];
+    const services = { fetch, log: (message: string) => expect.fail(message) };
+    expect(otlpTraceSink({}, services, (work) => pending.push(work))).toBeUndefined();
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
+    const onTrace = otlpTraceSink(env, services, (work) => pending.push(work));
+    const before = collector.posts.length;
+    onTrace?.(traceOf("e-sink"));
+    expect(pending).toHaveLength(1);
+    await Promise.all(pending);
+    expect(collector.posts).toHaveLength(before + 1);
+    expect(otlpSpans(collector.posts[before]?.body).map((span) => span.name)).toEqual([
+      "invocation",
+      "call_llm",
+    ]);
   });
 
   it("logs, and does not throw, when the collector cannot be reached", async () => {
