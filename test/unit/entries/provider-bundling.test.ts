@@ -1,3 +1,4 @@
+import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
@@ -19,7 +20,8 @@ async function bundle(entry: string): Promise<Metafile> {
     target: "es2022",
     conditions: ["workerd", "worker", "browser"],
     mainFields: ["module", "main"],
-    external: ["cloudflare:*", "node:*"],
+    // workerd provides these (nodejs_compat), as wrangler's build assumes.
+    external: ["cloudflare:*", "node:*", ...builtinModules],
     loader: { ".yaml": "text" },
     logLevel: "silent",
   });
