@@ -4,6 +4,7 @@ import type { Clock, IdSource } from "../core/ids.js";
 import type { Session } from "../core/session.js";
 import type { ModelEnv } from "../models/resolve-model.js";
 import type { BaseAgent } from "./base-agent.js";
+import type { RunPlugin } from "./plugins.js";
 
 /** Everything an invocation needs from the outside world; tests pass fakes. */
 export interface RunServices {
@@ -14,6 +15,8 @@ export interface RunServices {
   /** Provider keys and bindings (`AI`) for `provider:model` strings. */
   modelEnv: ModelEnv;
   log: (message: string) => void;
+  /** Runner-wide plugins (ADK `plugins`): their hooks run before every agent's own callbacks. */
+  plugins?: readonly RunPlugin[];
 }
 
 export interface RunConfig {

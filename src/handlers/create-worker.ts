@@ -1,4 +1,5 @@
 import type { RunServices } from "../agents/invocation-context.js";
+import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
 import { systemServices } from "../runner/system-services.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
@@ -28,6 +29,13 @@ export interface WorkerOptions {
   deadLetterQueue?: string;
 }
 
+/**
+ * ADK's replay mode (`_adk_replay_config` in the session state answers model and tool calls from the
+ * recordings it carries): on only when the var `ADK_REPLAY` is `"true"`, which a deploy never sets.
+ */
+const replayMode = (env: BatonWorkerEnv): Pick<RunServices, "plugins"> =>
+  env.ADK_REPLAY === "true" ? { plugins: [adkReplayPlugin] } : {};
+
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 
 /** A Worker secret or var by name, when it is a non-empty string. */
@@ -52,6 +60,7 @@ export function createWorker(options: WorkerOptions) {
   const services = (env: BatonWorkerEnv): RunServices => ({
     ...systemServices(),
     ...options.services,
+    ...replayMode(env),
     modelEnv: env,
   });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
@@ -65,7 +74,7 @@ export function createWorker(options: WorkerOptions) {
     return {
       apps,
       sessionStore: new DurableObjectSessionStore(env),
-      services: { ...options.services, modelEnv: env },
+      services: { ...options.services, ...replayMode(env), modelEnv: env },
       ...(webhooks ? { webhooks } : {}),
     };
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ContentSchema } from "../../src/core/content.js";
-import type { LlmResponse } from "../../src/models/llm-request.js";
+import { ContentSchema } from "../core/content.js";
+import type { LlmResponse } from "../models/llm-request.js";
 import { differences } from "./differences.js";
 import { asJson, genaiToCamel } from "./genai-keys.js";
 
