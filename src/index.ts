@@ -1,4 +1,8 @@
-/** Baton's public API. An explicit list: anything not named here is internal. */
+/**
+ * `baton`: the runtime-neutral public API. It runs in plain Node (and Workers) with the in-memory store;
+ * nothing here reaches `cloudflare:*`. Cloudflare's parts are in `baton/cloudflare`. An explicit list:
+ * anything not named here is internal.
+ */
 
 export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
@@ -14,6 +18,8 @@ export type {
 } from "./agents/callbacks.js";
 export { exitLoop } from "./agents/exit-loop-tool.js";
 export { type FunctionTool, type FunctionToolConfig, functionTool } from "./agents/function-tool.js";
+export { handOff } from "./agents/hand-off.js";
+export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
@@ -46,9 +52,19 @@ export {
   FunctionResponseSchema,
   type Part,
   PartSchema,
+  textOf,
   userText,
 } from "./core/content.js";
-export { AgentFailure, BatonError, EVENT_ERROR_CODES, type EventErrorCode } from "./core/errors.js";
+export {
+  BatonError,
+  type Blame,
+  ERROR_CODES,
+  type ErrorCode,
+  EVENT_ERROR_CODES,
+  type EventErrorCode,
+  type ModelErrorCode,
+  type RequestErrorCode,
+} from "./core/errors.js";
 export {
   type Event,
   type EventActions,
@@ -56,7 +72,26 @@ export {
   EventSchema,
   isFinalResponse,
 } from "./core/event.js";
-export type { Clock, IdSource } from "./core/ids.js";
+export { newFunctionCallId } from "./core/ids.js";
+export { DEFAULT_RETRY } from "./core/llm.js";
+export type {
+  Clock,
+  CreateSessionRequest,
+  Env,
+  EventWindow,
+  IdSource,
+  LlmRequest,
+  LlmResponse,
+  ModelCallOptions,
+  ModelObject,
+  ModelPort,
+  ModelSpec,
+  RetryPolicy,
+  RunServices,
+  SessionStore,
+  ToolDeclaration,
+  TurnStart,
+} from "./core/ports.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
 export type {
   HeaderReader,
@@ -68,23 +103,21 @@ export type {
   VerifyInput,
   WebhookDefinition,
 } from "./core/webhook.js";
-export { type BatonWorkerEnv, createWorker, type WorkerOptions } from "./handlers/create-worker.js";
-export type { LlmRequest, LlmResponse, RetryPolicy } from "./models/llm-request.js";
-export { type ModelEnv, type ModelSpec, resolveModel } from "./models/resolve-model.js";
+export { defaultServices, Runner } from "./defaults.js";
+export { aiSdkModels } from "./models/ai-sdk-models.js";
+export { MODEL_PROVIDERS, resolveModel } from "./models/resolve-model.js";
 export type { AgentNode, TransferPolicy } from "./router/agent-node.js";
 export { findAgentToRun } from "./router/find-agent-to-run.js";
 export { isTransferable, transferTargets } from "./router/transfer-targets.js";
 export { type App, type AppConfig, defineApp } from "./runner/app.js";
-export { Runner, type RunnerOptions, type RunRequest } from "./runner/runner.js";
-export type { EventWindow, SessionStore } from "./runner/session-store.js";
-export { DurableObjectSessionStore, type SessionStoreEnv } from "./session/do-store.js";
-export { InMemorySessionStore } from "./session/in-memory-store.js";
-export { AppObject, UserObject } from "./session/scope-objects.js";
-export { SessionObject } from "./session/session-object.js";
+export type { RunnerOptions, RunRequest } from "./runner/runner.js";
+export { InMemorySessionStore, type InMemorySessionStoreOptions } from "./session/in-memory-store.js";
+export { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "./transfer/constants.js";
+export { resolveTransfer, type TransferResolution } from "./transfer/resolve-transfer.js";
+export { transferCallPart, transferResponsePart } from "./transfer/transfer-parts.js";
 export type { GitHubWebhookPayload } from "./webhooks/github.js";
 export type { SlackEventPayload } from "./webhooks/slack.js";
 export type { StripeEventPayload } from "./webhooks/stripe.js";
-export { TurnObject } from "./webhooks/turn-object.js";
 export type { TurnStatus } from "./webhooks/turn-record.js";
 export { verifiers } from "./webhooks/verifiers.js";
 export { type WebhookConfig, type WebhookInput, webhook } from "./webhooks/webhook.js";

@@ -9,7 +9,7 @@ import { baselineTurn } from "./baseline.js";
 import { AGENT_NAME, type BenchEnv, BOUNDED_APP, HISTORY_BOUND, UNBOUNDED_APP } from "./bench-env.js";
 import { seedSession } from "./seed.js";
 
-export { AppObject, UserObject } from "../../src/index.js";
+export { AppObject, UserObject } from "../../src/cloudflare.js";
 export { SeedableSessionObject as SessionObject } from "./seed.js";
 
 const agent = () => new LlmAgent({ name: AGENT_NAME, model: "openai-compatible:bench" });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Content } from "../core/content.js";
-import type { ToolDeclaration } from "../models/llm-request.js";
+import type { ToolDeclaration } from "../core/llm.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { ToolContext } from "./callback-context.js";
 import { runDetached } from "./detached-run.js";

@@ -1,3 +1,4 @@
+import { asAgentError, BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { AgentNode, TransferPolicy } from "../router/agent-node.js";
 import { findAgent } from "../router/agent-tree.js";
@@ -17,19 +18,8 @@ export interface BaseAgentConfig {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** An agent failed while it ran; the runner records it as an error event authored by `agentName`. */
-export class AgentRunError extends Error {
-  override readonly name = "AgentRunError";
-  constructor(
-    readonly agentName: string,
-    override readonly cause: unknown,
-  ) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-  }
-}
-
 /** The base of every agent kind: identity, the tree, and ADK's before/after agent callbacks. */
-export abstract class BaseAgent implements AgentNode {
+export abstract class BaseAgent implements AgentNode<BaseAgent> {
   readonly name: string;
   readonly description: string;
   readonly subAgents: readonly BaseAgent[];
@@ -40,7 +30,10 @@ export abstract class BaseAgent implements AgentNode {
 
   constructor(config: BaseAgentConfig) {
     if (!IDENTIFIER.test(config.name) || config.name === "user") {
-      throw new TypeError(`Agent name "${config.name}" must be an identifier and must not be "user".`);
+      throw new BatonError(
+        "invalid_config",
+        `Agent name "${config.name}" must be an identifier and must not be "user".`,
+      );
     }
     this.name = config.name;
     this.description = config.description ?? "";
@@ -49,7 +42,10 @@ export abstract class BaseAgent implements AgentNode {
     this.afterAgent = config.afterAgent;
     for (const sub of this.subAgents) {
       if (sub.parentAgent) {
-        throw new TypeError(`Agent "${sub.name}" already has parent "${sub.parentAgent.name}".`);
+        throw new BatonError(
+          "invalid_config",
+          `Agent "${sub.name}" already has parent "${sub.parentAgent.name}".`,
+        );
       }
       sub.parentAgent = this;
     }
@@ -57,13 +53,12 @@ export abstract class BaseAgent implements AgentNode {
 
   /** This agent or a descendant, by name. */
   findAgent(name: string): BaseAgent | undefined {
-    // SAFETY: every node reachable from a BaseAgent's subAgents is a BaseAgent (the constructor's type).
-    return findAgent(this, name) as BaseAgent | undefined;
+    return findAgent(this, name);
   }
 
   /**
-   * Runs the agent: `beforeAgent`, the body, `afterAgent`. Any failure is re-thrown as an `AgentRunError`
-   * naming the innermost agent that failed, so the error event is authored by the right agent.
+   * Runs the agent: `beforeAgent`, the body, `afterAgent`. Any failure is re-thrown as a `BatonError`
+   * whose `agentName` is the innermost agent that failed, so the error event is authored by the right agent.
    */
   async *runAsync(parent: InvocationContext): AsyncGenerator<Event> {
     const ctx = parent.forAgent(this);
@@ -73,7 +68,7 @@ export abstract class BaseAgent implements AgentNode {
       yield* this.runImpl(ctx);
       if (!ctx.endInvocation) yield* this.runAgentCallback(ctx, this.afterAgent);
     } catch (error) {
-      throw error instanceof AgentRunError ? error : new AgentRunError(this.name, error);
+      throw asAgentError(error, this.name);
     }
   }
 

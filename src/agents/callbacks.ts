@@ -1,5 +1,5 @@
 import type { Content } from "../core/content.js";
-import type { LlmRequest, LlmResponse } from "../models/llm-request.js";
+import type { LlmRequest, LlmResponse } from "../core/llm.js";
 import type { CallbackContext, ToolContext } from "./callback-context.js";
 import type { FunctionTool } from "./function-tool.js";
 

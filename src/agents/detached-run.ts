@@ -30,15 +30,15 @@ export async function* runDetached(
   };
   session.events.push(createEvent({ invocationId, author: "user", content: message }, services));
   const { signal } = parent.runConfig;
-  const ctx = new InvocationContext(
+  const ctx = new InvocationContext({
     invocationId,
     session,
+    rootAgent: agent,
     agent,
-    agent,
-    message,
-    { streaming: false, maxLlmCalls: parent.runConfig.maxLlmCalls, ...(signal ? { signal } : {}) },
+    userContent: message,
+    runConfig: { streaming: false, maxLlmCalls: parent.runConfig.maxLlmCalls, ...(signal ? { signal } : {}) },
     services,
-  );
+  });
   for await (const event of agent.runAsync(ctx)) {
     if (!event.partial) {
       session.events.push(event);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolDeclaration } from "../models/llm-request.js";
+import type { ToolDeclaration } from "../core/llm.js";
 import type { ToolContext } from "./callback-context.js";
 
 export interface FunctionToolConfig<S extends z.ZodType> {

@@ -1,4 +1,4 @@
-import { AgentFailure } from "../core/errors.js";
+import { BatonError } from "../core/errors.js";
 import type { State } from "./state.js";
 
 /** `{name}`, `{name?}`, and the scoped forms `{app:name}`, `{user:name}`, `{temp:name}`. */
@@ -15,6 +15,6 @@ export function fillInstruction(template: string, state: State): string {
   return template.replace(PLACEHOLDER, (_match: string, name: string, optional: string | undefined) => {
     if (state.has(name)) return render(state.get(name));
     if (optional) return "";
-    throw new AgentFailure("AGENT_ERROR", `Context variable not found: \`${name}\`.`);
+    throw new BatonError("AGENT_ERROR", `Context variable not found: \`${name}\`.`);
   });
 }

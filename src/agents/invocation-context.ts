@@ -1,29 +1,31 @@
 import type { Content } from "../core/content.js";
 import { createEvent, type Event, type NewEvent } from "../core/event.js";
-import type { Clock, IdSource } from "../core/ids.js";
+import type { RunServices } from "../core/ports.js";
 import type { Session } from "../core/session.js";
-import type { ModelEnv } from "../models/resolve-model.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { RunPlugin } from "./plugins.js";
-
-/** Everything an invocation needs from the outside world; tests pass fakes. */
-export interface RunServices {
-  clock: Clock;
-  ids: IdSource;
-  sleep: (ms: number) => Promise<void>;
-  random: () => number;
-  /** Provider keys and bindings (`AI`) for `provider:model` strings. */
-  modelEnv: ModelEnv;
-  log: (message: string) => void;
-  /** Runner-wide plugins (ADK `plugins`): their hooks run before every agent's own callbacks. */
-  plugins?: readonly RunPlugin[];
-}
 
 export interface RunConfig {
   streaming: boolean;
   /** ADK `max_llm_calls`: model calls allowed per invocation; 0 or less disables the limit. */
   maxLlmCalls: number;
   signal?: AbortSignal;
+  /** The app's plugins (ADK `App.plugins`): their hooks run before every agent's own callbacks. */
+  plugins?: readonly RunPlugin[];
+}
+
+/** What an invocation is made of; the runner builds it once per `run`. */
+export interface InvocationOptions {
+  invocationId: string;
+  /** The session as of the user event; the runner appends each stored event to it. */
+  session: Session;
+  rootAgent: BaseAgent;
+  /** The agent this context belongs to. */
+  agent: BaseAgent;
+  userContent: Content;
+  runConfig: RunConfig;
+  services: RunServices;
+  branch?: string;
 }
 
 /**
@@ -31,38 +33,35 @@ export interface RunConfig {
  * before the agent resumes, so agents read their own events back from it.
  */
 export class InvocationContext {
+  readonly invocationId: string;
+  readonly session: Session;
+  readonly rootAgent: BaseAgent;
+  readonly agent: BaseAgent;
+  readonly userContent: Content;
+  readonly runConfig: RunConfig;
+  readonly services: RunServices;
+  readonly branch: string | undefined;
   /** Shared by every agent of the invocation (ADK's counter lives on the invocation). */
-  private readonly llmCalls: { count: number };
+  private llmCalls = { count: 0 };
   /** ADK's `end_invocation`, per agent (a shallow copy per agent). */
   endInvocation = false;
 
-  constructor(
-    readonly invocationId: string,
-    readonly session: Session,
-    readonly rootAgent: BaseAgent,
-    readonly agent: BaseAgent,
-    readonly userContent: Content,
-    readonly runConfig: RunConfig,
-    readonly services: RunServices,
-    readonly branch?: string,
-    llmCalls?: { count: number },
-  ) {
-    this.llmCalls = llmCalls ?? { count: 0 };
+  constructor(private readonly options: InvocationOptions) {
+    this.invocationId = options.invocationId;
+    this.session = options.session;
+    this.rootAgent = options.rootAgent;
+    this.agent = options.agent;
+    this.userContent = options.userContent;
+    this.runConfig = options.runConfig;
+    this.services = options.services;
+    this.branch = options.branch;
   }
 
   /** The context an agent runs in: same invocation, same session, its own `endInvocation` flag. */
   forAgent(agent: BaseAgent): InvocationContext {
-    return new InvocationContext(
-      this.invocationId,
-      this.session,
-      this.rootAgent,
-      agent,
-      this.userContent,
-      this.runConfig,
-      this.services,
-      this.branch,
-      this.llmCalls,
-    );
+    const child = new InvocationContext({ ...this.options, agent });
+    child.llmCalls = this.llmCalls;
+    return child;
   }
 
   /**
@@ -70,17 +69,9 @@ export class InvocationContext {
    * histories stay apart (ADK `branch`, `parent.child`).
    */
   onBranch(branch: string): InvocationContext {
-    return new InvocationContext(
-      this.invocationId,
-      this.session,
-      this.rootAgent,
-      this.agent,
-      this.userContent,
-      this.runConfig,
-      this.services,
-      branch,
-      this.llmCalls,
-    );
+    const child = new InvocationContext({ ...this.options, agent: this.agent, branch });
+    child.llmCalls = this.llmCalls;
+    return child;
   }
 
   /** A new event of this invocation, authored by its agent, on its branch. */
@@ -92,6 +83,7 @@ export class InvocationContext {
     );
   }
 
+  /** The session's stored events, oldest first, including those of this invocation so far. */
   get events(): readonly Event[] {
     return this.session.events;
   }

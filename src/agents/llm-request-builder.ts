@@ -1,5 +1,5 @@
 import type { GenerateContentConfig } from "../core/generate-content-config.js";
-import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmRequest } from "../core/llm.js";
 import { transferTargets } from "../router/transfer-targets.js";
 import { identityInstruction } from "../transfer/agent-identity.js";
 import { transferInstruction } from "../transfer/transfer-instruction.js";

@@ -1,12 +1,12 @@
 import { functionCallsOf, textOf } from "../core/content.js";
-import { AgentFailure } from "../core/errors.js";
+import { BatonError } from "../core/errors.js";
 import { type Event, isFinalResponse } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
-import { callModel } from "../models/call-model.js";
-import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../models/llm-request.js";
-import { resolveModel } from "../models/resolve-model.js";
+import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../core/llm.js";
+import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { CallbackContext } from "./callback-context.js";
 import { firstResult } from "./callbacks.js";
+import { handOff } from "./hand-off.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
@@ -29,27 +29,23 @@ async function* modelResponses(
     return;
   }
   if (!ctx.takeLlmCall()) {
-    throw new AgentFailure(
+    throw new BatonError(
       "LLM_CALLS_LIMIT_EXCEEDED",
       `The limit of ${ctx.runConfig.maxLlmCalls} model calls per invocation was reached.`,
     );
   }
   const spec = agent.resolvedModel;
   if (spec === undefined) {
-    throw new AgentFailure(
-      "MODEL_CONFIG",
-      `Agent "${agent.name}" has no model, and neither has any ancestor.`,
-    );
+    throw new BatonError("MODEL_CONFIG", `Agent "${agent.name}" has no model, and neither has any ancestor.`);
   }
   const after = async (response: LlmResponse) =>
     (await firstResult(afterModel, (cb) => cb(cbCtx, response))) ?? response;
   const { services, runConfig } = ctx;
   try {
-    const responses = callModel(resolveModel(spec, services.modelEnv), request, {
+    const responses = services.models.call(spec, request, {
       streaming: runConfig.streaming,
       retry: { ...DEFAULT_RETRY, ...agent.config.retry },
-      sleep: services.sleep,
-      random: services.random,
+      services,
       ...(runConfig.signal ? { signal: runConfig.signal } : {}),
     });
     for await (const response of responses) yield await after(response);
@@ -124,7 +120,13 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     yield event;
   }
   const targetName = responseEvent?.actions.transferToAgent;
-  if (targetName) yield* ctx.rootAgent.findAgent(targetName)?.runAsync(ctx) ?? [];
+  if (targetName) {
+    // The executor validated the name against this agent's targets; resolving gives the target itself.
+    const transfer = resolveTransfer(agent, targetName);
+    if (transfer.kind === "invalid")
+      throw new BatonError("TRANSFER_TARGET_NOT_FOUND", transfer.response.error);
+    yield* handOff(ctx, transfer.target);
+  }
 }
 
 /** ADK `output_key`: the final, non-thought text of this agent's own event, stored with the event. */

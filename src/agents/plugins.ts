@@ -16,7 +16,7 @@ type Hook = "beforeModel" | "beforeTool";
 
 /** The invocation's plugin hooks of one kind, in plugin order. */
 export function pluginHooks<K extends Hook>(ctx: InvocationContext, hook: K): NonNullable<RunPlugin[K]>[] {
-  return (ctx.services.plugins ?? []).flatMap((plugin) => {
+  return (ctx.runConfig.plugins ?? []).flatMap((plugin) => {
     const found = plugin[hook];
     return found === undefined ? [] : [found];
   });

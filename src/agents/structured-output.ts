@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AgentFailure } from "../core/errors.js";
+import { BatonError } from "../core/errors.js";
 
 /** A model's JSON answer may come wrapped in a Markdown code fence; ADK strips a leading one. */
 const FENCE = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?\s*```\s*$/;
@@ -14,14 +14,14 @@ export function parseStructuredOutput(agentName: string, schema: z.ZodType, text
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw new AgentFailure(
+    throw new BatonError(
       "AGENT_ERROR",
       `Agent "${agentName}" answered text that is not JSON for its outputSchema: ${String(error)}`,
     );
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new AgentFailure(
+    throw new BatonError(
       "AGENT_ERROR",
       `Agent "${agentName}" answered JSON that does not match its outputSchema: ${z.prettifyError(parsed.error)}`,
     );

@@ -1,5 +1,5 @@
 import type { FunctionCall, Part } from "../core/content.js";
-import { AgentFailure } from "../core/errors.js";
+import { BatonError } from "../core/errors.js";
 import type { Event, EventActions } from "../core/event.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
@@ -57,10 +57,10 @@ async function runCall(
   const toolCtx = new ToolContext(ctx, call.id ?? "", call.id ? confirmations?.get(call.id) : undefined);
   const args = structuredClone(call.args ?? {});
   const tool = tools.get(call.name);
-  const fail = async (tool: FunctionTool, error: unknown, code: string): Promise<ToolResult> => {
+  const fail = async (tool: FunctionTool, error: BatonError): Promise<ToolResult> => {
     const handled = await firstResult(callbacks.onToolError, (cb) => cb(tool, args, toolCtx, error));
     if (handled !== undefined) return handled;
-    throw new AgentFailure(code, errorMessage(error), { cause: error });
+    throw error;
   };
 
   let response: ToolResult;
@@ -68,8 +68,11 @@ async function runCall(
   let pending = false;
   if (tool === undefined) {
     const available = [...tools.keys()].join(", ");
-    const error = new Error(`Tool '${call.name}' not found. Available tools: ${available}`);
-    response = await fail(missingTool(call.name), error, "TOOL_NOT_FOUND");
+    const error = new BatonError(
+      "TOOL_NOT_FOUND",
+      `Tool '${call.name}' not found. Available tools: ${available}`,
+    );
+    response = await fail(missingTool(call.name), error);
   } else {
     const before = withPlugins(pluginHooks(ctx, "beforeTool"), callbacks.beforeTool);
     const cached = await firstResult(before, (cb) => cb(tool, args, toolCtx));
@@ -80,8 +83,8 @@ async function runCall(
         pending = tool.isLongRunning && result.ok && result.value == null;
         response = result.ok ? asResponse(result.value) : { error: result.error };
       } catch (error) {
-        const failure = new Error(`Tool '${call.name}' failed: ${errorMessage(error)}`, { cause: error });
-        response = await fail(tool, failure, "TOOL_ERROR");
+        const message = `Tool '${call.name}' failed: ${errorMessage(error)}`;
+        response = await fail(tool, new BatonError("TOOL_ERROR", message, { cause: error }));
       }
     }
     response =

@@ -6,7 +6,7 @@ import type {
   BeforeToolCallback,
 } from "../agents/callbacks.js";
 import type { FunctionTool } from "../agents/function-tool.js";
-import type { ModelSpec } from "../models/resolve-model.js";
+import type { ModelSpec } from "../core/ports.js";
 
 type Named<T> = Readonly<Record<string, T>>;
 

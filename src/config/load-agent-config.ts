@@ -5,7 +5,7 @@ import { LlmAgent, type LlmAgentConfig } from "../agents/llm-agent.js";
 import { LoopAgent } from "../agents/loop-agent.js";
 import { ParallelAgent } from "../agents/parallel-agent.js";
 import { SequentialAgent } from "../agents/sequential-agent.js";
-import type { ModelSpec } from "../models/resolve-model.js";
+import type { ModelSpec } from "../core/ports.js";
 import type { AgentConfigRegistry, LoadAgentConfigOptions } from "./agent-config-registry.js";
 import {
   AGENT_CLASSES,

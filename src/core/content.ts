@@ -5,7 +5,8 @@ import { normalizeWireKeys } from "./wire-case.js";
 export const wireObject = <T extends z.ZodRawShape>(shape: T) =>
   z.preprocess(normalizeWireKeys, z.object(shape));
 
-const JsonObject = z.record(z.string(), z.unknown());
+/** A JSON object with string keys: function arguments and responses, state, metadata. */
+export const JsonObject = z.record(z.string(), z.unknown());
 
 export const FunctionCallSchema = wireObject({
   id: z.string().optional(),
@@ -70,4 +71,3 @@ export const functionResponsesOf = (content: Content | undefined): FunctionRespo
   (content?.parts ?? []).flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
 
 export const userText = (text: string): Content => ({ role: "user", parts: [{ text }] });
-export const modelText = (text: string): Content => ({ role: "model", parts: [{ text }] });

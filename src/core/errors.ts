@@ -1,78 +1,138 @@
 /**
- * Two kinds of failure. `BatonError` is a request that cannot be served (HTTP status, who is to blame).
- * `AgentFailure` is something that went wrong while an agent ran; the runner turns it into a persisted
- * error event with a stable `errorCode` (ADK-SEMANTICS §7.3).
+ * Baton's one error type. Every failure Baton raises is a `BatonError` with a code from the closed table
+ * below; the table gives each code its HTTP status and who is to blame. Two kinds of code:
+ * - `refusal`: a request that cannot be served (bad body, unknown session, busy session). The HTTP
+ *   layer answers it; the runner never records it as an event.
+ * - `event`: something that went wrong while an agent ran. The runner records it as a stored error
+ *   event authored by `agentName`, with this code as `errorCode` (ADK-SEMANTICS §7.3).
+ *
+ * Adding a code is one line in `ERROR_CODES`.
  */
 
 export type Blame = "user" | "upstream" | "internal";
+export type ErrorKind = "refusal" | "event";
 
-const REQUEST_ERRORS = {
-  invalid_request: { status: 400, blame: "user" },
-  unauthorized: { status: 401, blame: "user" },
-  not_found: { status: 404, blame: "user" },
-  app_not_found: { status: 404, blame: "user" },
-  session_not_found: { status: 404, blame: "user" },
-  session_exists: { status: 409, blame: "user" },
-  session_busy: { status: 409, blame: "user" },
-  lease_lost: { status: 409, blame: "internal" },
-  payload_too_large: { status: 413, blame: "user" },
-  not_supported: { status: 501, blame: "user" },
-  internal: { status: 500, blame: "internal" },
-} as const satisfies Record<string, { status: number; blame: Blame }>;
+interface CodeInfo {
+  status: number;
+  blame: Blame;
+  kind: ErrorKind;
+}
 
-export type RequestErrorCode = keyof typeof REQUEST_ERRORS;
+const refusal = (status: number, blame: Blame) => ({ status, blame, kind: "refusal" as const });
+const event = (status: number, blame: Blame) => ({ status, blame, kind: "event" as const });
 
+/** Every code Baton raises. Request refusals are lower-case (the HTTP `code`), event codes upper-case. */
+export const ERROR_CODES = {
+  invalid_request: refusal(400, "user"),
+  unauthorized: refusal(401, "user"),
+  not_found: refusal(404, "user"),
+  app_not_found: refusal(404, "user"),
+  session_not_found: refusal(404, "user"),
+  session_exists: refusal(409, "user"),
+  session_busy: refusal(409, "user"),
+  lease_lost: refusal(409, "internal"),
+  payload_too_large: refusal(413, "user"),
+  not_supported: refusal(501, "user"),
+  /** The app's own definition is wrong (agent names, model settings): the developer's to fix. */
+  invalid_config: refusal(500, "user"),
+  /** Stored data this code cannot read (a newer schema version). */
+  storage_error: refusal(500, "internal"),
+  internal: refusal(500, "internal"),
+
+  MODEL_UNAVAILABLE: event(503, "upstream"),
+  MODEL_RATE_LIMITED: event(429, "upstream"),
+  MODEL_BAD_REQUEST: event(502, "upstream"),
+  MODEL_AUTH_FAILED: event(502, "upstream"),
+  MODEL_TIMEOUT: event(504, "upstream"),
+  MODEL_NOT_FOUND: event(502, "upstream"),
+  MODEL_CONFIG: event(500, "user"),
+  MODEL_ERROR: event(502, "upstream"),
+  MODEL_RETURNED_NO_CONTENT: event(502, "upstream"),
+  LLM_CALLS_LIMIT_EXCEEDED: event(429, "user"),
+  TOOL_ERROR: event(500, "user"),
+  TOOL_NOT_FOUND: event(500, "upstream"),
+  AGENT_ERROR: event(500, "user"),
+  TRANSFER_TARGET_NOT_FOUND: event(500, "internal"),
+  TRANSFER_NOT_STORED: event(500, "internal"),
+  A2A_TASK_FAILED: event(502, "upstream"),
+  INTERNAL_ERROR: event(500, "internal"),
+} as const satisfies Record<string, CodeInfo>;
+
+type Table = typeof ERROR_CODES;
+export type ErrorCode = keyof Table;
+/** The codes answered as HTTP errors and never recorded. */
+export type RequestErrorCode = {
+  [K in ErrorCode]: Table[K]["kind"] extends "refusal" ? K : never;
+}[ErrorCode];
+/** The `errorCode` values Baton writes on error events. Providers' finish reasons (SAFETY, …) pass through. */
+export type EventErrorCode = Exclude<ErrorCode, RequestErrorCode>;
+/** The codes a failed model call ends with. */
+export type ModelErrorCode = Extract<EventErrorCode, `MODEL_${string}`>;
+
+/** The event codes, in table order. */
+export const EVENT_ERROR_CODES: readonly EventErrorCode[] = Object.keys(ERROR_CODES).filter(isEventErrorCode);
+
+/** Whether `code` is one of the codes Baton writes on error events. */
+export function isEventErrorCode(code: string): code is EventErrorCode {
+  return Object.entries(ERROR_CODES).some(([known, info]) => known === code && info.kind === "event");
+}
+
+export interface BatonErrorOptions extends ErrorOptions {
+  /** The agent that was running when it failed; the error event is authored by it. */
+  agentName?: string;
+  /** The HTTP status an upstream (model provider, remote agent) answered with. */
+  upstreamStatus?: number;
+}
+
+/**
+ * A failure with a code from `ERROR_CODES`.
+ * @example
+ * throw new BatonError("TOOL_NOT_FOUND", `Tool '${name}' not found.`);
+ */
 export class BatonError extends Error {
   override readonly name = "BatonError";
   readonly status: number;
   readonly blame: Blame;
+  readonly kind: ErrorKind;
+  readonly agentName: string | undefined;
+  readonly upstreamStatus: number | undefined;
 
   constructor(
-    readonly code: RequestErrorCode,
+    readonly code: ErrorCode,
     message: string,
-    options?: ErrorOptions,
+    readonly options: BatonErrorOptions = {},
   ) {
-    super(message, options);
-    this.status = REQUEST_ERRORS[code].status;
-    this.blame = REQUEST_ERRORS[code].blame;
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const info: CodeInfo = ERROR_CODES[code];
+    this.status = info.status;
+    this.blame = info.blame;
+    this.kind = info.kind;
+    this.agentName = options.agentName;
+    this.upstreamStatus = options.upstreamStatus;
+  }
+
+  /** This error attributed to `agentName`, unless an inner agent already claimed it. */
+  withAgent(agentName: string): BatonError {
+    if (this.agentName !== undefined) return this;
+    return new BatonError(this.code, this.message, { ...this.options, agentName });
   }
 }
 
-/** The `errorCode` values Baton writes on error events. Providers' finish reasons (SAFETY, …) pass through. */
-export const EVENT_ERROR_CODES = [
-  "MODEL_UNAVAILABLE",
-  "MODEL_RATE_LIMITED",
-  "MODEL_BAD_REQUEST",
-  "MODEL_AUTH_FAILED",
-  "MODEL_TIMEOUT",
-  "MODEL_NOT_FOUND",
-  "MODEL_CONFIG",
-  "MODEL_ERROR",
-  "MODEL_RETURNED_NO_CONTENT",
-  "LLM_CALLS_LIMIT_EXCEEDED",
-  "TOOL_ERROR",
-  "TOOL_NOT_FOUND",
-  "AGENT_ERROR",
-  "A2A_TASK_FAILED",
-  "INTERNAL_ERROR",
-] as const;
-export type EventErrorCode = (typeof EVENT_ERROR_CODES)[number];
-
-/** A failure that should end the turn as an error event with this `errorCode`. */
-export class AgentFailure extends Error {
-  override readonly name: string = "AgentFailure";
-  constructor(
-    readonly errorCode: EventErrorCode | (string & {}),
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
+/**
+ * Any thrown value as a `BatonError` attributed to `agentName`: a `BatonError` keeps its code, anything
+ * else becomes `AGENT_ERROR` with the original as `cause`.
+ */
+export function asAgentError(error: unknown, agentName: string): BatonError {
+  if (error instanceof BatonError) return error.withAgent(agentName);
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new BatonError("AGENT_ERROR", message, { agentName, cause: error });
 }
 
-/** The `errorCode` and `errorMessage` an arbitrary thrown value becomes on an error event. */
+/** The `errorCode` and `errorMessage` a failure becomes on an error event. */
 export function errorFields(error: unknown): { errorCode: string; errorMessage: string } {
-  if (error instanceof AgentFailure) return { errorCode: error.errorCode, errorMessage: error.message };
+  if (error instanceof BatonError && error.kind === "event") {
+    return { errorCode: error.code, errorMessage: error.message };
+  }
   if (error instanceof Error)
     return { errorCode: "AGENT_ERROR", errorMessage: `${error.name}: ${error.message}` };
   return { errorCode: "AGENT_ERROR", errorMessage: String(error) };

@@ -1,8 +1,13 @@
 import { z } from "zod";
-import { type Content, ContentSchema, functionCallsOf, functionResponsesOf, wireObject } from "./content.js";
+import {
+  type Content,
+  ContentSchema,
+  functionCallsOf,
+  functionResponsesOf,
+  JsonObject,
+  wireObject,
+} from "./content.js";
 import { type Clock, type IdSource, newEventId, toWireSeconds } from "./ids.js";
-
-const JsonObject = z.record(z.string(), z.unknown());
 
 /** ADK `EventActions` (ADK-SEMANTICS §1.2). The dict-valued actions default to `{}` as in Python. */
 export const EventActionsSchema = wireObject({

@@ -14,7 +14,6 @@ export const newEventId = (ids: IdSource): string => ids.uuid();
 export const newInvocationId = (ids: IdSource): string => `e-${ids.uuid()}`;
 /** ADK fills a missing function-call id with `adk-` + UUID. */
 export const newFunctionCallId = (ids: IdSource): string => `adk-${ids.uuid()}`;
-export const FUNCTION_CALL_ID_PREFIX = "adk-";
 
 /** ADK's wire timestamps are float seconds (Python `time.time()`). */
 export const toWireSeconds = (ms: number): number => ms / 1000;

@@ -1,7 +1,8 @@
-import type { RunServices } from "../agents/invocation-context.js";
+import { BatonError } from "../core/errors.js";
+import type { RunServices } from "../core/ports.js";
+import { defaultServices } from "../defaults.js";
 import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
-import { systemServices } from "../runner/system-services.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 import { consumeDeadLetters } from "../webhooks/dead-letter-consumer.js";
@@ -23,7 +24,7 @@ export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & BatonBindings;
 
 export interface WorkerOptions {
   apps: readonly App[];
-  /** Overrides of the clock, ids, sleep or log (tests). The model env is always the Worker's env. */
+  /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
@@ -33,8 +34,13 @@ export interface WorkerOptions {
  * ADK's replay mode (`_adk_replay_config` in the session state answers model and tool calls from the
  * recordings it carries): on only when the var `ADK_REPLAY` is `"true"`, which a deploy never sets.
  */
-const replayMode = (env: BatonWorkerEnv): Pick<RunServices, "plugins"> =>
-  env.ADK_REPLAY === "true" ? { plugins: [adkReplayPlugin] } : {};
+const inReplayMode = (env: BatonWorkerEnv): boolean => env.ADK_REPLAY === "true";
+
+/** The apps with ADK's replay plugin first. */
+const withReplay = (apps: ReadonlyMap<string, App>): ReadonlyMap<string, App> =>
+  new Map(
+    [...apps].map(([name, app]) => [name, { ...app, plugins: [adkReplayPlugin, ...(app.plugins ?? [])] }]),
+  );
 
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 
@@ -48,21 +54,18 @@ const secretOf = (env: BatonWorkerEnv) => (name: string) => {
  * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions, webhook deliveries,
  * and the queue consumers that run webhook turns (`TURNS`) and record dead letters.
  * @example
- * export * from "baton"; // the Durable Object classes wrangler must see
+ * export * from "baton/cloudflare"; // the Durable Object classes wrangler must see
  * export default createWorker({ apps: [helpdesk] });
  */
 export function createWorker(options: WorkerOptions) {
   const apps = new Map<string, App>();
   for (const app of options.apps) {
-    if (apps.has(app.name)) throw new TypeError(`Two apps are named "${app.name}".`);
+    if (apps.has(app.name)) throw new BatonError("invalid_config", `Two apps are named "${app.name}".`);
     apps.set(app.name, app);
   }
-  const services = (env: BatonWorkerEnv): RunServices => ({
-    ...systemServices(),
-    ...options.services,
-    ...replayMode(env),
-    modelEnv: env,
-  });
+  const replayApps = withReplay(apps);
+  const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
+  const services = (env: BatonWorkerEnv): RunServices => defaultServices({ ...options.services, env });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;
@@ -72,21 +75,25 @@ export function createWorker(options: WorkerOptions) {
   const api = createAdkApi<BatonWorkerEnv>((env) => {
     const webhooks = acceptDeps(env);
     return {
-      apps,
+      apps: appsFor(env),
       sessionStore: new DurableObjectSessionStore(env),
-      services: { ...options.services, ...replayMode(env), modelEnv: env },
+      services: services(env),
       ...(webhooks ? { webhooks } : {}),
     };
   });
   const consumerDeps = (env: BatonWorkerEnv): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS)
-      throw new Error("The queue consumer needs the WEBHOOK_TURNS Durable Object binding.");
+      throw new BatonError(
+        "invalid_config",
+        "The queue consumer needs the WEBHOOK_TURNS Durable Object binding.",
+      );
+    const runServices = services(env);
     return {
-      apps,
+      apps: appsFor(env),
       sessionStore: new DurableObjectSessionStore(env),
       ledger: turnLedger(env.WEBHOOK_TURNS),
-      services: services(env),
-      fetch: (input, init) => fetch(input, init),
+      services: runServices,
+      fetch: runServices.fetch,
       secret: secretOf(env),
     };
   };

@@ -2,7 +2,6 @@ import { type Context, Hono } from "hono";
 import type { SessionKey } from "../core/session.js";
 import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
-import { systemServices } from "../runner/system-services.js";
 import { readBody } from "./read-body.js";
 import { CreateSessionBodySchema, PatchSessionBodySchema } from "./schemas.js";
 import type { AppScopedEnv } from "./types.js";
@@ -10,7 +9,7 @@ import type { AppScopedEnv } from "./types.js";
 type SessionsContext = Context<AppScopedEnv>;
 
 const serviceOf = (c: SessionsContext): SessionsService =>
-  new SessionsService(c.var.deps.sessionStore, { ...systemServices(), ...c.var.deps.services });
+  new SessionsService(c.var.deps.sessionStore, c.var.deps.services);
 
 const keyOf = (app: App, params: { user: string; session: string }): SessionKey => ({
   appName: app.name,

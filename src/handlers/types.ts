@@ -1,6 +1,6 @@
-import type { RunServices } from "../agents/invocation-context.js";
+import type { RunServices } from "../core/ports.js";
+import type { SessionStore } from "../core/session-store.js";
 import type { App } from "../runner/app.js";
-import type { SessionStore } from "../runner/session-store.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 
 /** The vars and secrets the HTTP layer reads; model keys and bindings ride along for the models. */
@@ -31,7 +31,8 @@ export type AppScopedEnv<B extends BatonBindings = BatonBindings> = {
 export interface ApiDeps {
   apps: ReadonlyMap<string, App>;
   sessionStore: SessionStore;
-  services: Partial<RunServices>;
+  /** Complete: `createWorker` wires the real ones (`defaultServices`), tests their own. */
+  services: RunServices;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
 }

@@ -6,8 +6,8 @@ import type {
 } from "@ai-sdk/provider";
 import { convertUint8ArrayToBase64 } from "@ai-sdk/provider-utils";
 import type { Part } from "../core/content.js";
-import type { LlmResponse } from "./llm-request.js";
-import { ModelError } from "./model-error.js";
+import { BatonError } from "../core/errors.js";
+import type { LlmResponse } from "../core/llm.js";
 
 /** Gemini's thought signature, which must travel back with the part (see `convert.ts`). */
 export function thoughtSignatureOf(metadata: SharedV3ProviderMetadata | undefined): string | undefined {
@@ -27,7 +27,7 @@ export function parseToolInput(input: string, toolName: string): Record<string, 
   try {
     value = JSON.parse(input);
   } catch (error) {
-    throw new ModelError("MODEL_ERROR", `The model called ${toolName} with arguments that are not JSON.`, {
+    throw new BatonError("MODEL_ERROR", `The model called ${toolName} with arguments that are not JSON.`, {
       cause: error,
     });
   }
@@ -110,7 +110,7 @@ export interface FinishedOutput {
 export function finalResponse(output: FinishedOutput): LlmResponse {
   const { unified, raw } = output.finishReason;
   if (unified === "error" && !isGenaiName(raw)) {
-    throw new ModelError("MODEL_ERROR", `The model stopped with an error (${raw ?? "no reason given"}).`);
+    throw new BatonError("MODEL_ERROR", `The model stopped with an error (${raw ?? "no reason given"}).`);
   }
   const finishReason = finishReasonName(output.finishReason);
   const usageMetadata = usageMetadataOf(output.usage);

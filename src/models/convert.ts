@@ -10,7 +10,7 @@ import type {
 import { isJSONValue } from "@ai-sdk/provider";
 import type { Content, Part } from "../core/content.js";
 import { type GenerateContentConfig, toJsonSchema, wantsJson } from "../core/generate-content-config.js";
-import type { LlmRequest, ToolDeclaration } from "./llm-request.js";
+import type { LlmRequest, ToolDeclaration } from "../core/llm.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
 type UserPart = Extract<LanguageModelV3Message, { role: "user" }>["content"][number];

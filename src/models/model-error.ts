@@ -1,31 +1,10 @@
 import { APICallError } from "@ai-sdk/provider";
-import { AgentFailure } from "../core/errors.js";
-
-/** The `errorCode` values a failed model call ends with (after retries). */
-export type ModelErrorCode =
-  | "MODEL_UNAVAILABLE"
-  | "MODEL_RATE_LIMITED"
-  | "MODEL_BAD_REQUEST"
-  | "MODEL_AUTH_FAILED"
-  | "MODEL_TIMEOUT"
-  | "MODEL_NOT_FOUND"
-  | "MODEL_ERROR";
-
-/** A model call that failed for good: the runner records it as an error event with this code. */
-export class ModelError extends AgentFailure {
-  override readonly name = "ModelError";
-  /** The provider's HTTP status, when there was one. */
-  readonly status?: number;
-
-  constructor(errorCode: ModelErrorCode, message: string, options?: { status?: number; cause?: unknown }) {
-    super(errorCode, message, { cause: options?.cause });
-    if (options?.status !== undefined) this.status = options.status;
-  }
-}
+import { BatonError, type ModelErrorCode } from "../core/errors.js";
 
 /** The HTTP status an error carries: `APICallError.statusCode`, or a numeric `status`/`statusCode`. */
 export function statusOf(error: unknown): number | undefined {
   if (APICallError.isInstance(error)) return error.statusCode;
+  if (error instanceof BatonError) return error.upstreamStatus;
   if (typeof error !== "object" || error === null) return undefined;
   if ("statusCode" in error && typeof error.statusCode === "number") return error.statusCode;
   if ("status" in error && typeof error.status === "number") return error.status;
@@ -73,16 +52,17 @@ export function redact(message: string): string {
 }
 
 /**
- * The final `ModelError` for a failed call: classified by status (429, 401/403, 408 or timeout, 404,
+ * The final `BatonError` for a failed call: classified by status (429, 401/403, 408 or timeout, 404,
  * other 4xx, 5xx or network), with a short message naming the provider, the status and the provider's words.
  */
-export function toModelError(error: unknown, context: { provider: string; attempts: number }): ModelError {
-  if (error instanceof ModelError) return error;
+export function toModelError(error: unknown, context: { provider: string; attempts: number }): BatonError {
+  if (error instanceof BatonError) return error;
   const status = statusOf(error);
   const code = codeFor(error, status);
   const detail = redact(error instanceof Error ? error.message : String(error)) || "no message";
   const http = status === undefined ? "" : ` (HTTP ${status})`;
   const tries = context.attempts > 1 ? ` after ${context.attempts} attempts` : "";
   const message = `Model call to ${context.provider} failed${http}${tries}: ${detail}`;
-  return new ModelError(code, message, status === undefined ? { cause: error } : { status, cause: error });
+  const upstream = status === undefined ? {} : { upstreamStatus: status };
+  return new BatonError(code, message, { ...upstream, cause: error });
 }

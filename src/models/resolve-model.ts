@@ -3,22 +3,20 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { LanguageModel } from "ai";
 import { createWorkersAI } from "workers-ai-provider";
-import { AgentFailure } from "../core/errors.js";
+import { BatonError } from "../core/errors.js";
+import type { ModelObject, ModelSpec } from "../core/llm.js";
+import type { Env } from "../core/ports.js";
 import { createDemoModel } from "../demo/model.js";
 
-/** A `provider:model` string, or an AI SDK model object used as is. */
-export type ModelSpec = string | LanguageModel;
+const config = (message: string): BatonError => new BatonError("MODEL_CONFIG", message);
 
-/** The Worker's env (or `process.env`): provider keys as strings, plus the `AI` binding for Workers AI. */
-export interface ModelEnv {
-  [key: string]: unknown;
+/** An AI SDK model object of the interface this module calls (`LanguageModelV3`). */
+function isV3Model(spec: ModelObject): spec is LanguageModelV3 {
+  return spec.specificationVersion === "v3" && "doGenerate" in spec && "doStream" in spec;
 }
 
-const config = (message: string): AgentFailure => new AgentFailure("MODEL_CONFIG", message);
-
-function required(env: ModelEnv, name: string, spec: string): string {
+function required(env: Env, name: string, spec: string): string {
   const value = env[name];
   if (typeof value === "string" && value.trim() !== "") return value;
   throw config(
@@ -26,7 +24,7 @@ function required(env: ModelEnv, name: string, spec: string): string {
   );
 }
 
-function optional(env: ModelEnv, name: string): string | undefined {
+function optional(env: Env, name: string): string | undefined {
   const value = env[name];
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
@@ -36,7 +34,7 @@ function isAiBinding(value: unknown): value is Ai {
   return typeof value === "object" && value !== null && "run" in value && typeof value.run === "function";
 }
 
-type Factory = (id: string, env: ModelEnv, spec: string) => LanguageModelV3;
+type Factory = (id: string, env: Env, spec: string) => LanguageModelV3;
 
 // Providers are built per call: on Workers the env (and so the keys) arrive with each request.
 const PROVIDERS = new Map<string, Factory>(
@@ -79,14 +77,14 @@ export const MODEL_PROVIDERS: readonly string[] = [...PROVIDERS.keys()];
 /**
  * Turns a `provider:model` string into an AI SDK model, configured from `env`; the model id is everything
  * after the first colon (`openai-compatible:meta/llama-3:8b` → `meta/llama-3:8b`). A model object passes
- * through. Throws `AgentFailure("MODEL_CONFIG")` naming the missing setting or the unknown provider.
+ * through. Throws `BatonError("MODEL_CONFIG")` naming the missing setting or the unknown provider.
  *
  * @example
  * resolveModel("google:gemini-2.5-flash", env); // needs env.GOOGLE_GENERATIVE_AI_API_KEY
  */
-export function resolveModel(spec: ModelSpec, env: ModelEnv): LanguageModelV3 {
+export function resolveModel(spec: ModelSpec, env: Env): LanguageModelV3 {
   if (typeof spec !== "string") {
-    if (spec.specificationVersion === "v3") return spec;
+    if (isV3Model(spec)) return spec;
     throw config(
       `Model object ${spec.provider}:${spec.modelId} implements the old v2 interface; update its provider package.`,
     );
@@ -109,4 +107,4 @@ export function resolveModel(spec: ModelSpec, env: ModelEnv): LanguageModelV3 {
   return model;
 }
 
-const MODELS_BY_ENV = new WeakMap<ModelEnv, Map<string, LanguageModelV3>>();
+const MODELS_BY_ENV = new WeakMap<Env, Map<string, LanguageModelV3>>();

@@ -1,6 +1,7 @@
 import { APICallError } from "@ai-sdk/provider";
-import type { RetryPolicy } from "./llm-request.js";
-import { isNetworkError, isTimeout, statusOf } from "./model-error.js";
+import { BatonError } from "../core/errors.js";
+import type { RetryPolicy } from "../core/llm.js";
+import { isNetworkError, isTimeout, statusOf, toModelError } from "./model-error.js";
 
 /** How a caller retries: the policy plus injected time and randomness (tests never really sleep). */
 export interface RetryOptions {
@@ -16,10 +17,16 @@ export interface RetryOptions {
 /** A server's `Retry-After` is honoured above `maxDelayMs`, but never longer than this. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 
-/** Retried: 408, 429, 5xx, network errors and timeouts. Other 4xx (and everything else) are final. */
+/**
+ * Retried: 408, 429, 5xx, network errors and timeouts. Other 4xx (and everything else) are final. A
+ * provider error without a status (no HTTP response) is retried when the AI SDK marked it retryable.
+ * A `BatonError` is already classified, so it is final.
+ */
 export function isRetryableError(error: unknown): boolean {
+  if (error instanceof BatonError) return false;
   const status = statusOf(error);
   if (status !== undefined) return status === 408 || status === 429 || status >= 500;
+  if (APICallError.isInstance(error)) return error.isRetryable;
   return isNetworkError(error) || isTimeout(error);
 }
 
@@ -63,25 +70,28 @@ export function retryDelayMs(error: unknown, attempt: number, options: RetryOpti
   return Math.round(base / 2 + random * (base / 2));
 }
 
-/** Runs `fn` until it succeeds or a failure is final; throws the last raw error with the try count. */
-export async function withRetry<T>(fn: () => PromiseLike<T>, options: RetryOptions): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+/**
+ * The one retry loop: runs `attempt` (a fresh stream of results per try) until a try completes or its
+ * failure is final. Once a result has reached the caller a retry would repeat it, so a later failure is
+ * final too. The final failure is thrown as a `BatonError` with a `MODEL_*` code.
+ */
+export async function* withRetries<T>(
+  attempt: () => AsyncIterable<T>,
+  options: RetryOptions & { provider: string },
+): AsyncGenerator<T> {
+  for (let tries = 1; ; tries++) {
+    let yielded = false;
     try {
-      return await fn();
+      for await (const result of attempt()) {
+        yielded = true;
+        yield result;
+      }
+      return;
     } catch (error) {
-      if (!shouldRetry(error, attempt, options)) throw new RetryExhausted(error, attempt);
-      await options.sleep(retryDelayMs(error, attempt, options));
+      if (yielded || !shouldRetry(error, tries, options)) {
+        throw toModelError(error, { provider: options.provider, attempts: tries });
+      }
+      await options.sleep(retryDelayMs(error, tries, options));
     }
-  }
-}
-
-/** Carries the final raw error and how many tries were made, so the caller can classify it. */
-export class RetryExhausted extends Error {
-  override readonly name = "RetryExhausted";
-  constructor(
-    readonly error: unknown,
-    readonly attempts: number,
-  ) {
-    super(error instanceof Error ? error.message : String(error), { cause: error });
   }
 }

@@ -5,8 +5,8 @@ import type {
   SharedV3ProviderMetadata,
 } from "@ai-sdk/provider";
 import type { Part } from "../core/content.js";
+import type { LlmResponse } from "../core/llm.js";
 import { finalResponse, partFromOutput, thoughtSignatureOf } from "./convert-response.js";
-import type { LlmResponse } from "./llm-request.js";
 
 /**
  * Folds one `doStream` stream into ADK responses: each text or reasoning delta gives a partial response

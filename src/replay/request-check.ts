@@ -1,5 +1,5 @@
 import type { LlmAgent } from "../agents/llm-agent.js";
-import type { LlmRequest } from "../models/llm-request.js";
+import type { LlmRequest } from "../core/llm.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { differences } from "./differences.js";
 import { asJson, genaiToCamel, isRecord } from "./genai-keys.js";

@@ -15,11 +15,11 @@ import { isTransferable, transferTargets } from "./transfer-targets.js";
  * @example
  * const agent = findAgentToRun(session.events, rootAgent, console.warn);
  */
-export function findAgentToRun(
+export function findAgentToRun<N extends AgentNode<N>, R extends N>(
   events: readonly Event[],
-  root: AgentNode,
+  root: R & AgentNode<N>,
   log?: (message: string) => void,
-): AgentNode {
+): N {
   const caller = callerOfAnsweredCall(events, root);
   if (caller) return caller;
   for (const event of newestFirst(events)) {
@@ -41,7 +41,10 @@ export function findAgentToRun(
  * The function-response rule, always on (Baton follows ADK v1): when the newest event answers a function
  * call, the agent that made the call runs. A caller not in the tree falls through to the scan.
  */
-function callerOfAnsweredCall(events: readonly Event[], root: AgentNode): AgentNode | undefined {
+function callerOfAnsweredCall<N extends AgentNode<N>, R extends N>(
+  events: readonly Event[],
+  root: R & AgentNode<N>,
+): N | undefined {
   const older = newestFirst(events);
   const last = older.next();
   if (last.done) return undefined;
@@ -64,7 +67,7 @@ function countsForRouting(event: Event): boolean {
 }
 
 /** The target of a transfer on `event`, if it is one of the author's targets and sticks. */
-function unfinishedTransferTarget(event: Event, author: AgentNode): AgentNode | undefined {
+function unfinishedTransferTarget<N extends AgentNode<N>>(event: Event, author: AgentNode<N>): N | undefined {
   const name = event.actions.transferToAgent;
   if (!name) return undefined;
   const target = transferTargets(author).find((candidate) => candidate.name === name);

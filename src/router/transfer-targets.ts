@@ -5,7 +5,7 @@ import type { AgentNode } from "./agent-node.js";
  * parent, then its peers. Parent and peers count only when the parent itself can transfer. An agent
  * without a `transferPolicy` (remote, workflow) has no targets. Duplicates are kept, as in ADK.
  */
-export function transferTargets(agent: AgentNode): AgentNode[] {
+export function transferTargets<N extends AgentNode<N>>(agent: AgentNode<N>): N[] {
   const policy = agent.transferPolicy;
   if (!policy) return [];
   const targets = [...agent.subAgents];
@@ -23,8 +23,8 @@ export function transferTargets(agent: AgentNode): AgentNode[] {
  * Whether a transfer to `agent` sticks across turns (ADK-SEMANTICS §2.1): every agent from `agent` up to
  * and including the root can transfer and none forbids going back to its parent.
  */
-export function isTransferable(agent: AgentNode): boolean {
-  for (let node: AgentNode | undefined = agent; node; node = node.parentAgent) {
+export function isTransferable<N extends AgentNode<N>>(agent: AgentNode<N>): boolean {
+  for (let node: AgentNode<N> | undefined = agent; node; node = node.parentAgent) {
     if (!node.transferPolicy || node.transferPolicy.disallowTransferToParent) return false;
   }
   return true;

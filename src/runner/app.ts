@@ -1,4 +1,6 @@
 import type { BaseAgent } from "../agents/base-agent.js";
+import type { RunPlugin } from "../agents/plugins.js";
+import { BatonError } from "../core/errors.js";
 import type { WebhookDefinition } from "../core/webhook.js";
 
 export interface AppConfig {
@@ -12,6 +14,8 @@ export interface AppConfig {
   maxHistoryEvents?: number;
   /** ADK `max_llm_calls`: model calls allowed per invocation. Default 500; 0 disables the limit. */
   maxLlmCalls?: number;
+  /** ADK `App.plugins`: hooks that run before every agent's own callbacks (ADK's ReplayPlugin is one). */
+  plugins?: readonly RunPlugin[];
   /** Hooks that start turns from signed deliveries, served at `POST /webhooks/:app/:hook` (`webhook()`). */
   webhooks?: readonly WebhookDefinition[];
 }
@@ -33,12 +37,18 @@ const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
  */
 export function defineApp(config: AppConfig): App {
   if (!APP_NAME.test(config.name)) {
-    throw new TypeError(`App name "${config.name}" must be letters, digits, "_", "-" or ".".`);
+    throw new BatonError(
+      "invalid_config",
+      `App name "${config.name}" must be letters, digits, "_", "-" or ".".`,
+    );
   }
   const agents = new Map<string, BaseAgent>();
   const visit = (agent: BaseAgent): void => {
     if (agents.has(agent.name))
-      throw new TypeError(`Agent name "${agent.name}" appears twice in app "${config.name}".`);
+      throw new BatonError(
+        "invalid_config",
+        `Agent name "${agent.name}" appears twice in app "${config.name}".`,
+      );
     agents.set(agent.name, agent);
     for (const sub of agent.subAgents) visit(sub);
   };

@@ -1,21 +1,24 @@
-import { AgentRunError } from "../agents/base-agent.js";
-import { InvocationContext, type RunServices } from "../agents/invocation-context.js";
+import { InvocationContext } from "../agents/invocation-context.js";
 import type { Content } from "../core/content.js";
-import { BatonError, errorFields } from "../core/errors.js";
+import { asAgentError, BatonError, errorFields } from "../core/errors.js";
 import { createEvent, type Event, isFinalResponse } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
+import type { RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { SessionStore } from "../core/session-store.js";
 import { type StateMap, TEMP_PREFIX } from "../core/state.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
-import type { SessionStore } from "./session-store.js";
 import { systemServices } from "./system-services.js";
 import { validateNewMessage } from "./validate-message.js";
 
 export interface RunnerOptions {
   app: App;
   sessionStore: SessionStore;
-  /** Clock, ids, sleep, model env and log; each defaults to the real one. */
+  /**
+   * Clock, ids, sleep, env, model port and log. Each left out is the system one (`systemServices`); this
+   * class has no model port by default, the `Runner` of the `baton` entry adds the AI SDK's.
+   */
   services?: Partial<RunServices>;
 }
 
@@ -99,22 +102,22 @@ export class Runner {
     try {
       if (turn.resumed && invocationEnded(session.events, invocationId)) return;
       applyTemp(session.state, userEvent.actions.stateDelta);
-      const root = this.app.rootAgent;
-      const chosen =
-        this.app.agents.get(findAgentToRun(session.events, root, this.services.log).name) ?? root;
-      const ctx = new InvocationContext(
+      const rootAgent = this.app.rootAgent;
+      const chosen = findAgentToRun(session.events, rootAgent, this.services.log);
+      const ctx = new InvocationContext({
         invocationId,
         session,
-        root,
-        chosen,
-        userEvent.content ?? request.newMessage,
-        {
+        rootAgent,
+        agent: chosen,
+        userContent: userEvent.content ?? request.newMessage,
+        runConfig: {
           streaming: request.streaming ?? false,
           maxLlmCalls: this.app.maxLlmCalls ?? 500,
+          ...(this.app.plugins ? { plugins: this.app.plugins } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         },
-        this.services,
-      );
+        services: this.services,
+      });
       const persist = async (event: Event): Promise<Event> => {
         applyTemp(session.state, event.actions.stateDelta);
         const stored = await this.store.appendEvent(key, stamp(event), { lease });
@@ -126,11 +129,13 @@ export class Runner {
         for await (const event of chosen.runAsync(ctx))
           yield event.partial ? stamp(event) : await persist(event);
       } catch (error) {
-        if (error instanceof BatonError) throw error; // the store refused: nothing more can be recorded
-        const author = error instanceof AgentRunError ? error.agentName : chosen.name;
-        const cause = error instanceof AgentRunError ? error.cause : error;
-        this.services.log(`Agent "${author}" failed in ${invocationId}: ${errorFields(cause).errorMessage}`);
-        yield await persist(createEvent({ invocationId, author, ...errorFields(cause) }, this.services));
+        // An error no agent claimed is the store's refusal: nothing more can be recorded.
+        if (error instanceof BatonError && error.agentName === undefined) throw error;
+        const failure = asAgentError(error, chosen.name);
+        const author = failure.agentName ?? chosen.name;
+        const fields = errorFields(failure);
+        this.services.log(`Agent "${author}" failed in ${invocationId}: ${fields.errorMessage}`);
+        yield await persist(createEvent({ invocationId, author, ...fields }, this.services));
       }
     } finally {
       await this.store.endTurn(key, lease);

@@ -1,8 +1,8 @@
 import { BatonError } from "../core/errors.js";
 import { createEvent, type EventEnv } from "../core/event.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { CreateSessionRequest, SessionStore } from "../core/session-store.js";
 import type { StateMap } from "../core/state.js";
-import type { CreateSessionRequest, SessionStore } from "./session-store.js";
 
 const missing = (sessionId: string) => new BatonError("session_not_found", `Session not found: ${sessionId}`);
 

@@ -1,8 +1,8 @@
 import type { Event } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type ScopedDelta, type StateMap, splitStateDelta } from "../core/state.js";
-import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../runner/session-store.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { remote, unwrap } from "./rpc-result.js";

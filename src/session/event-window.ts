@@ -1,5 +1,5 @@
 import type { Event } from "../core/event.js";
-import type { EventWindow } from "../runner/session-store.js";
+import type { EventWindow } from "../core/session-store.js";
 
 /** The events a window selects from a log in append order: at or after `afterTimestamp`, then the last n. */
 export function selectWindow(events: readonly Event[], window: EventWindow = {}): Event[] {

@@ -1,10 +1,10 @@
-import { BatonError, type RequestErrorCode } from "../core/errors.js";
+import { BatonError, type ErrorCode } from "../core/errors.js";
 
 /**
  * What a Durable Object method returns for an expected refusal. Errors thrown across RPC keep only their
  * message, so the code travels as data and the store rebuilds the `BatonError` on the caller's side.
  */
-export type RpcResult<T> = { ok: true; value: T } | { ok: false; code: RequestErrorCode; message: string };
+export type RpcResult<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string };
 
 export const ok = <T>(value: T): RpcResult<T> => ({ ok: true, value });
 

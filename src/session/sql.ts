@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BatonError } from "../core/errors.js";
 
 /** A named read: its SQL, the types of its bindings, and the zod schema each row is checked against. */
 export class Query<Args extends SqlStorageValue[], Row> {
@@ -53,7 +54,10 @@ export function migrate(storage: DurableObjectStorage, steps: readonly string[])
   storage.transactionSync(() => {
     const from = schemaVersion(storage.sql);
     if (from > steps.length) {
-      throw new Error(`Stored schema version ${from} is newer than this code knows (${steps.length})`);
+      throw new BatonError(
+        "storage_error",
+        `Stored schema version ${from} is newer than this code knows (${steps.length})`,
+      );
     }
     for (const step of steps.slice(from)) storage.sql.exec(step);
     if (from < steps.length) WRITE_VERSION.run(storage.sql, steps.length);

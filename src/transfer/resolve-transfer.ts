@@ -4,18 +4,18 @@ import { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "./constants.js";
 import { formatAgentNames } from "./transfer-instruction.js";
 
 /** What a `transfer_to_agent` call (or a tool setting `transferToAgent`) amounts to. */
-export type TransferResolution =
-  | { kind: "transfer"; target: AgentNode }
+export type TransferResolution<N> =
+  | { kind: "transfer"; target: N }
   | { kind: "invalid"; response: { error: string } };
-
-/** The function response of a valid transfer: Python's tool returns None (ADK-SEMANTICS §3.1). */
-export const transferAcceptedResponse = (): { result: null } => ({ result: null });
 
 /**
  * Checks a requested transfer against the caller's current targets (§3.2). Baton never raises here: an
  * invalid name becomes an error response the model can read and recover from (§3.4).
  */
-export function resolveTransfer(caller: AgentNode, requestedName: unknown): TransferResolution {
+export function resolveTransfer<N extends AgentNode<N>>(
+  caller: AgentNode<N>,
+  requestedName: unknown,
+): TransferResolution<N> {
   const targets = transferTargets(caller);
   if (typeof requestedName === "string" && requestedName !== "") {
     const target = targets.find((candidate) => candidate.name === requestedName);
@@ -28,7 +28,7 @@ export function resolveTransfer(caller: AgentNode, requestedName: unknown): Tran
   return { kind: "invalid", response: { error: `${problemWith(requestedName, caller)} ${valid}` } };
 }
 
-function problemWith(requestedName: unknown, caller: AgentNode): string {
+function problemWith(requestedName: unknown, caller: { name: string }): string {
   if (typeof requestedName === "string" && requestedName !== "") {
     return `Cannot transfer to "${requestedName}": it is not a transfer target of agent "${caller.name}".`;
   }

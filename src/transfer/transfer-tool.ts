@@ -1,5 +1,4 @@
 import type { AgentNode } from "../router/agent-node.js";
-import { transferTargets } from "../router/transfer-targets.js";
 import { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "./constants.js";
 
 /** JSON Schema of the tool's arguments. A type alias (not an interface) so it fits `Record<string, unknown>`. */
@@ -16,12 +15,9 @@ export type TransferToolDeclaration = {
   parameters: TransferToolParameters;
 };
 
-/** Whether `agent` gets the transfer tool and instruction at all: only when it has targets (§3.2). */
-export const shouldOfferTransfer = (agent: AgentNode): boolean => transferTargets(agent).length > 0;
-
 /**
  * The `transfer_to_agent` tool for an agent with these targets. The enum lists the target names in
- * target order, so the model can only name a valid target. Offer it only when `targets` is non-empty.
+ * target order, so the model can only name a valid target. Offer it only when `targets` is non-empty: an agent with no targets gets neither the tool nor the instruction (§3.2).
  */
 export function transferToolDeclaration(targets: readonly AgentNode[]): TransferToolDeclaration {
   return {

@@ -1,10 +1,10 @@
-import type { RunServices } from "../agents/invocation-context.js";
 import { BatonError } from "../core/errors.js";
 import { type Event, isFinalResponse } from "../core/event.js";
+import type { RunServices } from "../core/ports.js";
 import type { SessionKey } from "../core/session.js";
+import type { SessionStore } from "../core/session-store.js";
 import type { App } from "../runner/app.js";
 import { Runner } from "../runner/runner.js";
-import type { SessionStore } from "../runner/session-store.js";
 import type { TurnRecord } from "./turn-record.js";
 
 /** How one attempt ended: `done` (with the final response, if any), `busy` (another turn holds the session), `failed`. */

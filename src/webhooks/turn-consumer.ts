@@ -1,7 +1,7 @@
-import type { RunServices } from "../agents/invocation-context.js";
+import type { RunServices } from "../core/ports.js";
+import type { SessionStore } from "../core/session-store.js";
 import type { RetryDelays } from "../core/webhook.js";
 import type { App } from "../runner/app.js";
-import type { SessionStore } from "../runner/session-store.js";
 import { deliverResult } from "./deliver-result.js";
 import { runQueuedTurn } from "./run-queued-turn.js";
 import type { TurnLedger } from "./turn-ledger.js";

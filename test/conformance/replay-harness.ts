@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CallbackContext } from "../../src/agents/callback-context.js";
 import type { BeforeModelCallback, BeforeToolCallback } from "../../src/agents/callbacks.js";
 import { LlmAgent } from "../../src/agents/llm-agent.js";
-import type { LlmResponse } from "../../src/models/llm-request.js";
+import type { LlmResponse } from "../../src/core/llm.js";
 import { differences } from "../../src/replay/differences.js";
 import { toLlmResponse } from "../../src/replay/recorded-response.js";
 import { requestProblems } from "../../src/replay/request-check.js";

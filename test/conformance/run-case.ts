@@ -1,3 +1,4 @@
+import { defaultServices } from "../../src/defaults.js";
 import { createAdkApi } from "../../src/handlers/api.js";
 import { genaiToCamel, isRecord } from "../../src/replay/genai-keys.js";
 import { defineApp } from "../../src/runner/app.js";
@@ -51,11 +52,10 @@ export async function runCase(
   const harness = new ReplayHarness(dir, recordings);
   const app = defineApp({ name: spec.agent, rootAgent: loadAgentTree(conformanceDir, spec.agent, harness) });
   const store = new InMemorySessionStore();
-  const services = {
-    modelEnv: {},
+  const services = defaultServices({
     log: () => undefined,
     sleep: () => Promise.reject(new Error("replay never waits: a retry was attempted")),
-  };
+  });
   const api = createAdkApi(() => ({ apps: new Map([[app.name, app]]), sessionStore: store, services }));
   const call = (path: string, method = "GET", json?: unknown) =>
     api.request(

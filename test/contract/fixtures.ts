@@ -3,8 +3,8 @@ import { userText } from "../../src/core/content.js";
 import type { RequestErrorCode } from "../../src/core/errors.js";
 import { createEvent, type Event, type NewEvent } from "../../src/core/event.js";
 import type { SessionKey } from "../../src/core/session.js";
+import type { SessionStore } from "../../src/core/session-store.js";
 import type { StateMap } from "../../src/core/state.js";
-import type { SessionStore } from "../../src/runner/session-store.js";
 
 /** A store under test and the means to move its lease clock. */
 export interface SessionStoreHarness {

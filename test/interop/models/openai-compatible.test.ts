@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { LlmRequest, LlmResponse } from "../../../src/core/llm.js";
 import { callModel } from "../../../src/models/call-model.js";
-import type { LlmRequest, LlmResponse } from "../../../src/models/llm-request.js";
 import { resolveModel } from "../../../src/models/resolve-model.js";
 
 /** What the fake server answers next; it records every request it gets. */
@@ -196,8 +196,8 @@ describe("openai-compatible: against a Chat Completions server", () => {
     );
     expect(received).toHaveLength(3);
     expect(error).toMatchObject({
-      errorCode: "MODEL_UNAVAILABLE",
-      status: 503,
+      code: "MODEL_UNAVAILABLE",
+      upstreamStatus: 503,
       message: expect.stringContaining("overloaded"),
     });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
-import type { LlmRequest } from "../../../src/models/llm-request.js";
+import type { LlmRequest } from "../../../src/core/llm.js";
 import { harness } from "../support/harness.js";
 import { scriptedModel } from "../support/scripted-model.js";
 

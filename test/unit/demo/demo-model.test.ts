@@ -1,12 +1,12 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import type { Content } from "../../../src/core/content.js";
+import type { LlmRequest, ToolDeclaration } from "../../../src/core/llm.js";
 import { createDemoModel } from "../../../src/demo/model.js";
 import { lastUserText, requestFacts } from "../../../src/demo/request-facts.js";
 import { demoReply } from "../../../src/demo/script.js";
 import { callModel } from "../../../src/models/call-model.js";
 import { toCallOptions } from "../../../src/models/convert.js";
-import type { LlmRequest, ToolDeclaration } from "../../../src/models/llm-request.js";
 import type { AgentNode } from "../../../src/router/agent-node.js";
 import { transferTargets } from "../../../src/router/transfer-targets.js";
 import { identityInstruction } from "../../../src/transfer/agent-identity.js";

@@ -1,8 +1,8 @@
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { BatonError } from "../../../src/core/errors.js";
 import { type CallModelOptions, callModel } from "../../../src/models/call-model.js";
-import { ModelError } from "../../../src/models/model-error.js";
 import {
   collect,
   failingStream,
@@ -79,8 +79,8 @@ describe("callModel, non-streaming", () => {
     const model = new MockLanguageModelV3({ provider: "p", doGenerate: script.next });
     const { options, slept } = setup(false);
     const error = await rejection(callModel(model, request(), options));
-    expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ errorCode: "MODEL_UNAVAILABLE", status: 503 });
+    expect(error).toBeInstanceOf(BatonError);
+    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", upstreamStatus: 503 });
     expect(script.calls.count).toBe(3);
     expect(slept).toEqual([50, 100]);
   });
@@ -102,7 +102,7 @@ describe("callModel, non-streaming", () => {
     const model = new MockLanguageModelV3({ doGenerate: script.next });
     const { options, slept } = setup(false);
     expect(await rejection(callModel(model, request(), options))).toMatchObject({
-      errorCode: "MODEL_BAD_REQUEST",
+      code: "MODEL_BAD_REQUEST",
     });
     expect(script.calls.count).toBe(1);
     expect(slept).toEqual([]);
@@ -112,8 +112,8 @@ describe("callModel, non-streaming", () => {
     const script = generateSteps(httpError(401), generated([]));
     const model = new MockLanguageModelV3({ doGenerate: script.next });
     expect(await rejection(callModel(model, request(), setup(false).options))).toMatchObject({
-      errorCode: "MODEL_AUTH_FAILED",
-      status: 401,
+      code: "MODEL_AUTH_FAILED",
+      upstreamStatus: 401,
     });
     expect(script.calls.count).toBe(1);
   });
@@ -131,7 +131,7 @@ describe("callModel, non-streaming", () => {
     const model = new MockLanguageModelV3({ doGenerate: script.next });
     const options = { ...setup(false).options, retry: { ...retry, attempts: 1 } };
     expect(await rejection(callModel(model, request(), options))).toMatchObject({
-      errorCode: "MODEL_UNAVAILABLE",
+      code: "MODEL_UNAVAILABLE",
     });
     expect(script.calls.count).toBe(1);
   });
@@ -147,7 +147,7 @@ describe("callModel, non-streaming", () => {
     });
     const options = setup(false, { signal: controller.signal }).options;
     expect(await rejection(callModel(model, request(), options))).toMatchObject({
-      errorCode: "MODEL_UNAVAILABLE",
+      code: "MODEL_UNAVAILABLE",
     });
     expect(script.calls.count).toBe(1);
   });
@@ -252,7 +252,7 @@ describe("callModel, streaming", () => {
       }
     })();
     expect(seen).toEqual(["Hel"]);
-    expect(error).toMatchObject({ errorCode: "MODEL_UNAVAILABLE" });
+    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE" });
     expect(script.calls.count).toBe(1);
     expect(slept).toEqual([]);
   });

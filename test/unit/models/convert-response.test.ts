@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { BatonError } from "../../../src/core/errors.js";
 import {
   finalResponse,
   finishReasonName,
   partFromOutput,
   usageMetadataOf,
 } from "../../../src/models/convert-response.js";
-import { ModelError } from "../../../src/models/model-error.js";
 import { finish, usage } from "./fakes.js";
 
 describe("partFromOutput", () => {
@@ -27,7 +27,7 @@ describe("partFromOutput", () => {
   it("rejects tool-call input that is not JSON", () => {
     expect(() =>
       partFromOutput({ type: "tool-call", toolCallId: "x", toolName: "f", input: "{oops" }),
-    ).toThrow(ModelError);
+    ).toThrow(BatonError);
   });
 
   it("drops provider-executed tool calls and sources", () => {

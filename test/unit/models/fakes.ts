@@ -8,7 +8,7 @@ import type {
 } from "@ai-sdk/provider";
 import { APICallError } from "@ai-sdk/provider";
 import { convertArrayToReadableStream } from "ai/test";
-import type { LlmRequest } from "../../../src/models/llm-request.js";
+import type { LlmRequest } from "../../../src/core/llm.js";
 
 export const usage = (input = 3, output = 2): LanguageModelV3Usage => ({
   inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },

@@ -1,7 +1,7 @@
 import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { AgentFailure } from "../../../src/core/errors.js";
-import { ModelError, redact, toModelError } from "../../../src/models/model-error.js";
+import { BatonError } from "../../../src/core/errors.js";
+import { redact, toModelError } from "../../../src/models/model-error.js";
 import { httpError } from "./fakes.js";
 
 const context = { provider: "openai.chat", attempts: 1 };
@@ -19,21 +19,21 @@ describe("toModelError", () => {
     [503, "MODEL_UNAVAILABLE"],
   ])("classifies HTTP %i as %s and keeps the status", (status, code) => {
     const error = toModelError(httpError(status), context);
-    expect(error).toBeInstanceOf(AgentFailure);
-    expect(error.errorCode).toBe(code);
-    expect(error.status).toBe(status);
+    expect(error).toBeInstanceOf(BatonError);
+    expect(error.code).toBe(code);
+    expect(error.upstreamStatus).toBe(status);
   });
 
   it("classifies network errors as unavailable and timeouts as timeouts", () => {
-    expect(toModelError(new TypeError("fetch failed"), context).errorCode).toBe("MODEL_UNAVAILABLE");
+    expect(toModelError(new TypeError("fetch failed"), context).code).toBe("MODEL_UNAVAILABLE");
     const noStatus = new APICallError({ message: "Cannot connect", url: "u", requestBodyValues: {} });
-    expect(toModelError(noStatus, context).errorCode).toBe("MODEL_UNAVAILABLE");
-    expect(toModelError(new DOMException("slow", "TimeoutError"), context).errorCode).toBe("MODEL_TIMEOUT");
+    expect(toModelError(noStatus, context).code).toBe("MODEL_UNAVAILABLE");
+    expect(toModelError(new DOMException("slow", "TimeoutError"), context).code).toBe("MODEL_TIMEOUT");
   });
 
   it("classifies anything else as MODEL_ERROR", () => {
-    expect(toModelError(new Error("odd"), context).errorCode).toBe("MODEL_ERROR");
-    expect(toModelError("a string", context).errorCode).toBe("MODEL_ERROR");
+    expect(toModelError(new Error("odd"), context).code).toBe("MODEL_ERROR");
+    expect(toModelError("a string", context).code).toBe("MODEL_ERROR");
   });
 
   it("writes a short message with the provider, the status, the attempts and the provider's words", () => {
@@ -46,8 +46,8 @@ describe("toModelError", () => {
     );
   });
 
-  it("passes a ModelError through unchanged", () => {
-    const original = new ModelError("MODEL_ERROR", "already classified");
+  it("passes a BatonError through unchanged", () => {
+    const original = new BatonError("MODEL_ERROR", "already classified");
     expect(toModelError(original, context)).toBe(original);
   });
 
@@ -58,7 +58,7 @@ describe("toModelError", () => {
       "Incorrect API key provided: sk-proj-abcdEFGH1234****wxyz. See docs.",
     );
     const error = toModelError(leaky, context);
-    expect(error.errorCode).toBe("MODEL_AUTH_FAILED");
+    expect(error.code).toBe("MODEL_AUTH_FAILED");
     expect(error.message).not.toMatch(/abcdEFGH|wxyz/);
     expect(error.message).toContain("[redacted]");
   });

@@ -1,7 +1,7 @@
 import type { LanguageModelV2 } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { AgentFailure } from "../../../src/core/errors.js";
+import { BatonError } from "../../../src/core/errors.js";
 import { resolveModel } from "../../../src/models/resolve-model.js";
 
 const fakeAi = { run: async () => ({ response: "hi" }) };
@@ -43,12 +43,12 @@ describe("resolveModel", () => {
     ["openai-compatible:llama3", "OPENAI_COMPATIBLE_BASE_URL"],
   ])("fails with MODEL_CONFIG naming the variable when %s has no %s", (spec, variable) => {
     const attempt = () => resolveModel(spec, { [variable]: "  ", OTHER: "x" });
-    expect(attempt).toThrow(AgentFailure);
+    expect(attempt).toThrow(BatonError);
     expect(attempt).toThrow(variable);
     try {
       attempt();
     } catch (error) {
-      expect(error).toMatchObject({ errorCode: "MODEL_CONFIG" });
+      expect(error).toMatchObject({ code: "MODEL_CONFIG" });
     }
   });
 

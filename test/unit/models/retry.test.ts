@@ -29,9 +29,25 @@ describe("isRetryableError", () => {
 
   it("retries network failures: fetch's TypeError, an APICallError without status, a timeout", () => {
     expect(isRetryableError(new TypeError("fetch failed"))).toBe(true);
-    const noStatus = new APICallError({ message: "Cannot connect to API", url: "u", requestBodyValues: {} });
+    // What the AI SDK throws when fetch fails: no status, marked retryable by the SDK itself.
+    const noStatus = new APICallError({
+      message: "Cannot connect to API",
+      url: "u",
+      requestBodyValues: {},
+      isRetryable: true,
+    });
     expect(isRetryableError(noStatus)).toBe(true);
     expect(isRetryableError(new DOMException("timed out", "TimeoutError"))).toBe(true);
+  });
+
+  it("takes the AI SDK's word for a provider error without a status", () => {
+    const final = new APICallError({
+      message: "Bad URL",
+      url: "u",
+      requestBodyValues: {},
+      isRetryable: false,
+    });
+    expect(isRetryableError(final)).toBe(false);
   });
 
   it("does not retry programming errors", () => {

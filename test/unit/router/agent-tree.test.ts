@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findAgent, findSubAgent, rootOf } from "../../../src/router/agent-tree.js";
+import { findAgent, findSubAgent } from "../../../src/router/agent-tree.js";
 import { agentIn, llm, T1 } from "../fixtures/tree-t1.js";
 
 describe("findAgent", () => {
@@ -32,11 +32,5 @@ describe("findSubAgent", () => {
   it("searches only below the given agent", () => {
     expect(findSubAgent(agentIn(T1, "billing"), "faq")).toBeUndefined();
     expect(findSubAgent(agentIn(T1, "billing"), "refunds")).toBe(agentIn(T1, "refunds"));
-  });
-});
-
-describe("rootOf", () => {
-  it.each(["root", "billing", "helper", "remote"])("walks from %s up to the root", (name) => {
-    expect(rootOf(agentIn(T1, name))).toBe(T1);
   });
 });

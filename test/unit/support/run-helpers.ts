@@ -1,6 +1,7 @@
-import type { RunServices } from "../../../src/agents/invocation-context.js";
 import type { Content } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
+import type { RunServices } from "../../../src/core/ports.js";
+import { aiSdkModels } from "../../../src/models/ai-sdk-models.js";
 import type { Runner, RunRequest } from "../../../src/runner/runner.js";
 
 /** Collects every event of one run. */
@@ -30,7 +31,9 @@ export function testServices(): RunServices & { slept: number[]; clockMs: { valu
       clockMs.value += ms;
     },
     random: () => 0.5,
-    modelEnv: {},
+    env: {},
+    models: aiSdkModels,
+    fetch: () => Promise.reject(new Error("test services make no HTTP calls")),
     log: () => undefined,
     slept,
     clockMs,

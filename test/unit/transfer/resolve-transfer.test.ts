@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveTransfer, transferAcceptedResponse } from "../../../src/transfer/resolve-transfer.js";
+import { resolveTransfer } from "../../../src/transfer/resolve-transfer.js";
+import { transferCallPart, transferResponsePart } from "../../../src/transfer/transfer-parts.js";
 import { agentIn, T1 } from "../fixtures/tree-t1.js";
 
 describe("resolveTransfer", () => {
@@ -71,9 +72,17 @@ describe("resolveTransfer", () => {
   });
 });
 
-describe("transferAcceptedResponse", () => {
-  it("is Python's {result: null}, a fresh object each time", () => {
-    expect(transferAcceptedResponse()).toEqual({ result: null });
-    expect(transferAcceptedResponse()).not.toBe(transferAcceptedResponse());
+describe("transferCallPart and transferResponsePart", () => {
+  it("answer an accepted transfer with Python's {result: null}, a fresh object each time", () => {
+    expect(transferResponsePart("adk-1")).toEqual({
+      functionResponse: { id: "adk-1", name: "transfer_to_agent", response: { result: null } },
+    });
+    expect(transferResponsePart("adk-1")).not.toBe(transferResponsePart("adk-1"));
+  });
+
+  it("call transfer_to_agent with the target in agent_name, under the same id", () => {
+    expect(transferCallPart("adk-1", "billing")).toEqual({
+      functionCall: { id: "adk-1", name: "transfer_to_agent", args: { agent_name: "billing" } },
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ToolDeclaration } from "../../../src/models/llm-request.js";
+import type { ToolDeclaration } from "../../../src/core/llm.js";
 import type { AgentNode } from "../../../src/router/agent-node.js";
 import { transferTargets } from "../../../src/router/transfer-targets.js";
 import { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "../../../src/transfer/constants.js";
-import { shouldOfferTransfer, transferToolDeclaration } from "../../../src/transfer/transfer-tool.js";
+import { transferToolDeclaration } from "../../../src/transfer/transfer-tool.js";
 import { agentIn, llm, T1 } from "../fixtures/tree-t1.js";
 
 const declarationFor = (agent: AgentNode): ToolDeclaration => transferToolDeclaration(transferTargets(agent));
@@ -47,7 +47,7 @@ describe("transferToolDeclaration", () => {
   });
 });
 
-describe("shouldOfferTransfer", () => {
+describe("who is offered the tool: an agent with transfer targets", () => {
   const lonelyTree = llm("root", {}, [
     llm("lonely", { disallowTransferToParent: true, disallowTransferToPeers: true }),
   ]);
@@ -61,10 +61,10 @@ describe("shouldOfferTransfer", () => {
     ["remote", T1, false],
     ["lonely", lonelyTree, false],
   ])("offers the tool to %s: %s", (agent, tree, expected) => {
-    expect(shouldOfferTransfer(agentIn(tree, agent))).toBe(expected);
+    expect(transferTargets(agentIn(tree, agent)).length > 0).toBe(expected);
   });
 
   it("offers nothing to a lone root with no sub-agents", () => {
-    expect(shouldOfferTransfer(llm("alone"))).toBe(false);
+    expect(transferTargets(llm("alone"))).toEqual([]);
   });
 });

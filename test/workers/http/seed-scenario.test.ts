@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/event.js";
-import { DEFAULT_RETRY } from "../../../src/models/llm-request.js";
+import { DEFAULT_RETRY } from "../../../src/core/llm.js";
 import { seedApp } from "../support/apps.js";
 import { fakeModelServer } from "../support/fake-model.js";
 import {

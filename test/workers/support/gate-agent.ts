@@ -1,6 +1,9 @@
 import { BaseAgent } from "../../../src/agents/base-agent.js";
 import type { InvocationContext } from "../../../src/agents/invocation-context.js";
-import { modelText } from "../../../src/core/content.js";
+import type { Content } from "../../../src/core/content.js";
+
+const modelText = (text: string): Content => ({ role: "model", parts: [{ text }] });
+
 import type { Event } from "../../../src/core/event.js";
 
 /** A promise with its resolver outside. */

@@ -1,5 +1,5 @@
-import type { Content } from "../core/content.js";
-import type { GenerateContentConfig } from "../core/generate-content-config.js";
+import type { Content } from "./content.js";
+import type { GenerateContentConfig } from "./generate-content-config.js";
 
 /** One tool as the model sees it: a name, a description and a JSON Schema for its arguments. */
 export interface ToolDeclaration {
@@ -45,3 +45,16 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 500, maxDelayMs: 8_000 };
+
+/**
+ * A model object passed as is, such as an AI SDK `LanguageModel`. Core knows only its identity; the
+ * model port (`models/`) checks that it implements an interface it can call.
+ */
+export interface ModelObject {
+  readonly specificationVersion: string;
+  readonly provider: string;
+  readonly modelId: string;
+}
+
+/** A `provider:model` string (`openai:gpt-4.1-mini`, `demo:`…) or a model object. */
+export type ModelSpec = string | ModelObject;

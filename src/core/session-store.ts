@@ -1,6 +1,6 @@
-import type { Event } from "../core/event.js";
-import type { Session, SessionKey } from "../core/session.js";
-import type { StateMap } from "../core/state.js";
+import type { Event } from "./event.js";
+import type { Session, SessionKey } from "./session.js";
+import type { StateMap } from "./state.js";
 
 /** Which events a read returns (ADK `GetSessionConfig`). */
 export interface EventWindow {

@@ -1,0 +1,14 @@
+/**
+ * `baton/cloudflare`: what only runs on Cloudflare Workers. `createWorker` serves apps over ADK's HTTP
+ * API with sessions in Durable Objects; the Worker's entry must re-export the Durable Object classes so
+ * wrangler can bind them (`export * from "baton/cloudflare"`).
+ */
+export { type BatonWorkerEnv, createWorker, type WorkerOptions } from "./handlers/create-worker.js";
+export {
+  DurableObjectSessionStore,
+  type DurableObjectSessionStoreOptions,
+  type SessionStoreEnv,
+} from "./session/do-store.js";
+export { AppObject, UserObject } from "./session/scope-objects.js";
+export { SessionObject } from "./session/session-object.js";
+export { TurnObject } from "./webhooks/turn-object.js";

@@ -1,0 +1,58 @@
+/**
+ * The ports: everything a turn needs from the outside world, as interfaces. Agents, the runner and the
+ * handlers use only these; the adapters implement them (`models/` the model port, `session/` the
+ * session store) and the entries wire them (`defaultServices()`, `createWorker`). Tests pass fakes.
+ *
+ * This file names platform types (`fetch`, `AbortSignal`), so it is left out of tsconfig.pure.json; it
+ * holds types only. The pure folders never import it.
+ */
+import type { Clock, IdSource } from "./ids.js";
+import type { LlmRequest, LlmResponse, ModelSpec, RetryPolicy } from "./llm.js";
+
+export type { Clock, IdSource } from "./ids.js";
+export type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy, ToolDeclaration } from "./llm.js";
+export type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "./session-store.js";
+
+/**
+ * The deployment's env: the Worker's `env` or `process.env`. Provider keys are strings, bindings (`AI`)
+ * objects; an adapter reads the keys it knows and checks their type before use.
+ */
+export interface Env {
+  readonly [key: string]: unknown;
+}
+
+/** How one model call runs. */
+export interface ModelCallOptions {
+  /** Yield partial chunks before the final response. */
+  streaming: boolean;
+  retry: RetryPolicy;
+  signal?: AbortSignal;
+  /** The invocation's services: the env holds the provider keys, sleep/random/clock drive retries. */
+  services: RunServices;
+}
+
+/**
+ * How agents call a model without knowing any provider. `models/` implements it over the AI SDK
+ * (`aiSdkModels`).
+ */
+export interface ModelPort {
+  /**
+   * Calls the model `spec` names, once (retries included), and yields ADK responses: when streaming,
+   * partial chunks, then one final response. A failure is a `BatonError` with a `MODEL_*` code.
+   */
+  call(spec: ModelSpec, request: LlmRequest, options: ModelCallOptions): AsyncIterable<LlmResponse>;
+}
+
+/** Everything an invocation needs from the outside world. `defaultServices()` gives the real ones. */
+export interface RunServices {
+  clock: Clock;
+  ids: IdSource;
+  sleep: (ms: number) => Promise<void>;
+  /** In [0, 1). */
+  random: () => number;
+  log: (message: string) => void;
+  /** The platform's `fetch`, for adapters that call out (remote agents, webhooks). */
+  fetch: typeof globalThis.fetch;
+  env: Env;
+  models: ModelPort;
+}

@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+// The package's own name, resolved through package.json `exports`: what a user's script imports.
+import { defineApp, InMemorySessionStore, LlmAgent, Runner, userText } from "baton";
+import { describe, expect, it } from "vitest";
+import { scriptedModel } from "../support/scripted-model.js";
+
+/** Every module `entry` reaches through static imports, as specifiers resolved to files or left bare. */
+function reachable(entry: string): { files: Set<string>; bare: Set<string> } {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const source = readFileSync(file, "utf8");
+    for (const [, specifier] of source.matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)) {
+      if (specifier === undefined) continue;
+      if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
+      else bare.add(specifier);
+    }
+  };
+  visit(entry);
+  return { files, bare };
+}
+
+describe("the baton entry in plain Node", () => {
+  it("runs a two-agent transfer turn with the in-memory store and no wiring", async () => {
+    const billing = new LlmAgent({
+      name: "billing",
+      description: "Invoices and refunds",
+      model: scriptedModel([{ text: "Invoice 42 is paid." }]),
+    });
+    const root = new LlmAgent({
+      name: "root",
+      model: scriptedModel([{ calls: [{ name: "transfer_to_agent", args: { agent_name: "billing" } }] }]),
+      subAgents: [billing],
+    });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ app: defineApp({ name: "node", rootAgent: root }), sessionStore: store });
+    await store.createSession({ appName: "node", userId: "u", sessionId: "entry-1" });
+
+    const events = [];
+    for await (const event of runner.run({ userId: "u", sessionId: "entry-1", newMessage: userText("hi") }))
+      events.push(event);
+
+    expect(events.map((e) => e.author)).toEqual(["root", "root", "billing"]);
+    expect(events[1]?.actions.transferToAgent).toBe("billing");
+    expect(events[2]?.content?.parts?.[0]?.text).toBe("Invoice 42 is paid.");
+    const stored = await store.getSession({ appName: "node", userId: "u", sessionId: "entry-1" });
+    expect(stored?.events.map((e) => e.author)).toEqual(["user", "root", "root", "billing"]);
+  });
+
+  it("reaches no cloudflare:* module, and baton/cloudflare does", () => {
+    const root = join(import.meta.dirname, "../../..");
+    const neutral = reachable(join(root, "src/index.ts"));
+    expect([...neutral.bare].filter((s) => s.startsWith("cloudflare:"))).toEqual([]);
+    expect([...neutral.files].some((f) => f.includes("/src/handlers/"))).toBe(false);
+    expect(reachable(join(root, "src/cloudflare.ts")).bare).toContain("cloudflare:workers");
+  });
+
+  it("is what package.json exports as baton and baton/cloudflare", () => {
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "../../../package.json"), "utf8"));
+    expect(pkg.name).toBe("baton");
+    expect(pkg.exports).toMatchObject({ ".": "./src/index.ts", "./cloudflare": "./src/cloudflare.ts" });
+  });
+});
