@@ -115,6 +115,7 @@ export class Runner {
         runConfig: {
           streaming: request.streaming ?? false,
           maxLlmCalls: this.app.maxLlmCalls ?? 500,
+          ...(this.app.plugins ? { plugins: this.app.plugins } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         },
         services: this.services,

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { parse } from "yaml";
 import type { BeforeModelCallback, BeforeToolCallback } from "../../src/agents/callbacks.js";
 import { LlmAgent } from "../../src/agents/llm-agent.js";
-import { isRecord } from "./genai-keys.js";
+import { isRecord } from "../../src/replay/genai-keys.js";
 import { replayOnlyModel } from "./replay-only-model.js";
 
 /** The callbacks every loaded agent gets: the replay harness's hooks. */

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { isRecord } from "../../src/replay/genai-keys.js";
 import { loadAgentTree } from "./agent-loader.js";
 import { type CaseFiles, type Recording, readCaseFiles } from "./case-files.js";
 import { type CaseRef, CONFORMANCE_DIR, caseNamed, discoverCases, skipReason } from "./data-dir.js";
-import { isRecord } from "./genai-keys.js";
 import { replayOnlyModel } from "./replay-only-model.js";
 import { runCase } from "./run-case.js";
 

@@ -3,10 +3,10 @@ import type { CallbackContext } from "../../src/agents/callback-context.js";
 import type { BeforeModelCallback, BeforeToolCallback } from "../../src/agents/callbacks.js";
 import { LlmAgent } from "../../src/agents/llm-agent.js";
 import type { LlmResponse } from "../../src/core/llm.js";
+import { differences } from "../../src/replay/differences.js";
+import { toLlmResponse } from "../../src/replay/recorded-response.js";
+import { requestProblems } from "../../src/replay/request-check.js";
 import type { LlmRecording, Recording, Recordings, ToolRecording } from "./case-files.js";
-import { differences } from "./differences.js";
-import { toLlmResponse } from "./recorded-response.js";
-import { requestProblems } from "./request-check.js";
 
 /** The state keys that switch replay on (PROTOCOL §3.2; newer Python also reads the `temp:` form). */
 export const REPLAY_CONFIG_KEYS = ["_adk_replay_config", "temp:_adk_replay_config"] as const;

@@ -1,11 +1,11 @@
 import { defaultServices } from "../../src/defaults.js";
 import { createAdkApi } from "../../src/handlers/api.js";
+import { genaiToCamel, isRecord } from "../../src/replay/genai-keys.js";
 import { defineApp } from "../../src/runner/app.js";
 import { InMemorySessionStore } from "../../src/session/in-memory-store.js";
 import { loadAgentTree } from "./agent-loader.js";
 import type { CaseFiles, TestSpec } from "./case-files.js";
 import { CONFORMANCE_DIR } from "./data-dir.js";
-import { genaiToCamel, isRecord } from "./genai-keys.js";
 import { ReplayHarness } from "./replay-harness.js";
 import { sessionDifferences } from "./session-compare.js";
 

@@ -1,6 +1,6 @@
+import { differences } from "../../src/replay/differences.js";
+import { asJson, genaiToCamel, isRecord } from "../../src/replay/genai-keys.js";
 import type { ExpectedSession } from "./case-files.js";
-import { differences } from "./differences.js";
-import { asJson, genaiToCamel, isRecord } from "./genai-keys.js";
 import { REPLAY_STATE_KEYS } from "./replay-harness.js";
 
 /** Event fields Python's `_replay_validators.py` leaves out (ids, times, and what only Python mints). */

@@ -1,10 +1,10 @@
-import type { LlmAgent } from "../../src/agents/llm-agent.js";
-import type { LlmRequest } from "../../src/core/llm.js";
-import { TRANSFER_TOOL_NAME } from "../../src/transfer/constants.js";
-import type { RecordedLlmRequest } from "./case-files.js";
+import type { LlmAgent } from "../agents/llm-agent.js";
+import type { LlmRequest } from "../core/llm.js";
+import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { differences } from "./differences.js";
 import { asJson, genaiToCamel, isRecord } from "./genai-keys.js";
 import { instructionProblems } from "./instruction-check.js";
+import type { RecordedLlmRequest } from "./recordings.js";
 
 /** Python pins this description before comparing: tool docstrings differ between versions. */
 const PINNED_TRANSFER_DESCRIPTION = "Transfer the question to another agent.";
@@ -93,9 +93,10 @@ function withoutCallIds(contents: unknown): unknown {
   return copy;
 }
 
+/** The model's id as ADK records it: a `provider:model` string without its provider. */
 const modelIdOf = (agent: LlmAgent): string | undefined => {
   const model = agent.resolvedModel;
-  return typeof model === "string" ? model : model?.modelId;
+  return typeof model === "string" ? model.replace(/^[\w-]+:/, "") : model?.modelId;
 };
 
 /**
