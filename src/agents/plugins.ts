@@ -10,6 +10,11 @@ export interface RunPlugin {
   readonly name: string;
   beforeModel?: BeforeModelCallback;
   beforeTool?: BeforeToolCallback;
+  /**
+   * ADK `after_run_callback`: once the invocation's agents have finished without failing. A throw
+   * becomes the invocation's error event, authored by the agent that ran.
+   */
+  afterRun?: (ctx: InvocationContext) => void | Promise<void>;
 }
 
 type Hook = "beforeModel" | "beforeTool";

@@ -1,81 +1,20 @@
-import { z } from "zod";
+import { AgentTool } from "../agents/agent-tool.js";
 import type { CallbackContext } from "../agents/callback-context.js";
 import { LlmAgent } from "../agents/llm-agent.js";
 import type { RunPlugin } from "../agents/plugins.js";
-import type { Session } from "../core/session.js";
 import { differences } from "./differences.js";
 import { toLlmResponse } from "./recorded-response.js";
-import { type Recording, RecordingsSchema } from "./recordings.js";
+import { lookupIn, ReplayMismatch, rawReplayConfig } from "./replay-config.js";
+import { nextRecording, replayOf, unusedRecordings } from "./replay-cursor.js";
 import { requestProblems } from "./request-check.js";
 
-/** The state keys that switch replay on (ADK's ReplayPlugin; newer Python also reads the `temp:` form). */
-export const REPLAY_CONFIG_KEYS = ["_adk_replay_config", "temp:_adk_replay_config"] as const;
+export { REPLAY_CONFIG_KEYS, ReplayMismatch } from "./replay-config.js";
 
-/**
- * `_adk_replay_config` as ADK's conformance runner sends it in the run's `stateDelta`, plus the
- * recordings themselves: a Worker has no disk to read `<dir>/generated-recordings.yaml` from.
- */
-export const ReplayConfigSchema = z.object({
-  dir: z.string(),
-  user_message_index: z.number().int().nonnegative(),
-  streaming_mode: z.enum(["none", "sse"]).optional(),
-  recordings: RecordingsSchema.optional(),
-});
-export type ReplayConfig = z.infer<typeof ReplayConfigSchema>;
-
-/** A replay check failed; the agent's error event carries this message and the case fails. */
-export class ReplayMismatch extends Error {
-  override readonly name = "ReplayMismatch";
-}
-
-type Kind = "llm" | "tool";
-
-/** The turn's replay config from state, or `undefined` when this invocation is not a replay. */
-export function replayConfigOf(ctx: CallbackContext): ReplayConfig | undefined {
-  const raw = REPLAY_CONFIG_KEYS.map((key) => ctx.state.get(key)).find((v) => v !== undefined);
-  if (raw === undefined) return undefined;
-  const parsed = ReplayConfigSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new ReplayMismatch(`_adk_replay_config is not valid: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
-
-/** How many recordings of each (turn, agent, kind) this invocation has used. */
-const cursors = new WeakMap<Session, Map<string, number>>();
-
-/** The next recording of `kind` for this turn and agent, counted as used (ADK's per-agent replay index). */
-function next(
-  ctx: CallbackContext,
-  config: ReplayConfig,
-  kind: Kind,
-): { index: number; recording: Recording } {
-  const { recordings } = config;
-  if (recordings === undefined) {
-    throw new ReplayMismatch(
-      "_adk_replay_config has no recordings: a Worker cannot read dir, so the runner must send them inline",
-    );
-  }
-  const turn = config.user_message_index;
-  const agent = ctx.agentName;
-  const used = cursors.get(ctx.invocation.session) ?? new Map<string, number>();
-  cursors.set(ctx.invocation.session, used);
-  const key = `${turn} ${agent} ${kind}`;
-  const index = used.get(key) ?? 0;
-  const recording = recordings.recordings.filter(
-    (r) =>
-      r.user_message_index === turn &&
-      r.agent_name === agent &&
-      (kind === "llm") === (r.llm_recording !== undefined),
-  )[index];
-  if (recording === undefined) {
-    const what = kind === "llm" ? "LLM requests" : "tool calls";
-    throw new ReplayMismatch(
-      `Runtime sent more ${what} than expected for agent '${agent}' at user_message_index ${turn}`,
-    );
-  }
-  used.set(key, index + 1);
-  return { index, recording };
-}
+/** This invocation's replay, or `undefined` when its session state holds no `_adk_replay_config`. */
+const replayIn = (ctx: CallbackContext) => {
+  const raw = rawReplayConfig((key) => ctx.state.get(key));
+  return raw === undefined ? undefined : replayOf(raw);
+};
 
 function llmAgentOf(ctx: CallbackContext): LlmAgent {
   const agent = ctx.invocation.agent;
@@ -87,23 +26,24 @@ function llmAgentOf(ctx: CallbackContext): LlmAgent {
  * ADK's ReplayPlugin as a Baton plugin: on when the session state holds `_adk_replay_config` (sent as
  * the run's `stateDelta`, as ADK's runner does), off otherwise. Each model call of agent A in turn i is
  * checked against the next recorded `llm_request` for (A, i) and answered with its recorded response;
- * each tool call is checked against the next `tool_recording` and answered with its response, except
- * `transfer_to_agent`, which really runs (running it is what transfers). A mismatch throws, so the
- * agent's error event carries the whole difference.
+ * each tool call is checked against the next `tool_recording` and answered with its response. A
+ * mismatch throws, so the agent's error event carries the whole difference; so does a turn that ends
+ * with recordings left unused. `createWorker` adds it only when the var `ADK_REPLAY` is `"true"`.
  */
 export const adkReplayPlugin: RunPlugin = {
   name: "adk_replay",
   beforeModel: (ctx, request) => {
-    const config = replayConfigOf(ctx);
-    if (config === undefined) return undefined;
+    const replay = replayIn(ctx);
+    if (replay === undefined) return undefined;
     const agent = llmAgentOf(ctx);
-    const { index, recording } = next(ctx, config, "llm");
+    const turn = replay.config.user_message_index;
+    const { index, recording } = nextRecording(replay, agent.name, "llm");
     const llm = recording.llm_recording;
     if (llm === undefined) throw new ReplayMismatch("unreachable: an llm slot without llm_recording");
     const problems = requestProblems(request, llm.llm_request, agent);
     if (problems.length > 0) {
       throw new ReplayMismatch(
-        `LLM request mismatch in turn ${config.user_message_index} for agent '${agent.name}' (index ${index}):\n  ${problems.join("\n  ")}`,
+        `LLM request mismatch in turn ${turn} for agent '${agent.name}' (index ${index}):\n  ${problems.join("\n  ")}`,
       );
     }
     const responses = llm.llm_responses ?? (llm.llm_response ? [llm.llm_response] : []);
@@ -114,11 +54,11 @@ export const adkReplayPlugin: RunPlugin = {
     }
     return response;
   },
-  beforeTool: (tool, args, ctx) => {
-    const config = replayConfigOf(ctx);
-    if (config === undefined) return undefined;
+  beforeTool: async (tool, args, ctx) => {
+    const replay = replayIn(ctx);
+    if (replay === undefined) return undefined;
     const agent = llmAgentOf(ctx);
-    const { index, recording } = next(ctx, config, "tool");
+    const { index, recording } = nextRecording(replay, agent.name, "tool");
     const toolRecording = recording.tool_recording;
     if (toolRecording === undefined)
       throw new ReplayMismatch("unreachable: a tool slot without tool_recording");
@@ -129,11 +69,20 @@ export const adkReplayPlugin: RunPlugin = {
     ];
     if (problems.length > 0) {
       throw new ReplayMismatch(
-        `Tool call mismatch in turn ${config.user_message_index} for agent '${agent.name}' (index ${index}):\n  ${problems.join("\n  ")}`,
+        `Tool call mismatch in turn ${replay.config.user_message_index} for agent '${agent.name}' (index ${index}):\n  ${problems.join("\n  ")}`,
       );
     }
-    // Python runs every real tool for its side effects; Baton runs the transfer (its side effect is the
-    // transfer) and answers the others with the recorded response.
-    return tool === agent.transferTool ? undefined : response.response;
+    // The transfer runs as it always does: running it is what transfers.
+    if (tool === agent.transferTool) return undefined;
+    // As ADK's ReplayPlugin: every other tool still runs for its side effects (state, escalate), except an
+    // AgentTool, whose agent is not run; the recorded response is the result either way.
+    if (!(tool instanceof AgentTool)) await tool.run(args, ctx);
+    return response.response;
+  },
+  afterRun: (ctx) => {
+    const raw = rawReplayConfig(lookupIn(ctx.session.state));
+    if (raw === undefined) return;
+    const unused = unusedRecordings(replayOf(raw));
+    if (unused.length > 0) throw new ReplayMismatch(unused.join("\n"));
   },
 };

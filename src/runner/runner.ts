@@ -130,6 +130,7 @@ export class Runner {
       try {
         for await (const event of chosen.runAsync(ctx))
           yield event.partial ? stamp(event) : await persist(event);
+        for (const plugin of this.app.plugins ?? []) await plugin.afterRun?.(ctx);
       } catch (error) {
         // An error no agent claimed is the store's refusal. A lapsed lease is recorded if the session is
         // free (nobody took it over); otherwise nothing more can be recorded.

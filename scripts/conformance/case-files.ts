@@ -51,7 +51,13 @@ export type ExpectedSession = z.infer<typeof ExpectedSessionSchema>;
 /** Reads and validates one YAML file, naming the file in any error. */
 export function readYaml<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
   if (!existsSync(file)) throw new Error(`Missing conformance file ${file}`);
-  const parsed = schema.safeParse(parse(readFileSync(file, "utf8")));
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`${file} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = schema.safeParse(raw);
   if (!parsed.success)
     throw new Error(`${file} does not match its format:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
