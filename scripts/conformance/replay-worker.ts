@@ -5,7 +5,7 @@ import { unstable_startWorker } from "wrangler";
 
 /** The repository root (two levels above `scripts/conformance`). */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** Where the generated replay Worker lives; git-ignored, rewritten on every run. */
+/** Where generated replay Workers live (git-ignored): one folder per run, removed when it ends. */
 export const WORKER_DIR = join(ROOT, ".conformance");
 
 /** An app to bundle: its name and its YAML files (path inside `agents/<name>/` → text). */
@@ -26,11 +26,14 @@ const importPath = (from: string, to: string): string => {
 };
 
 /**
- * Writes `.conformance/entry.ts`: a Worker entry that imports each app's YAML as text (wrangler's Text
+ * Writes `entry.ts` into `dir` (default `.conformance/run-<pid>/`): a Worker entry that imports each app's YAML as text (wrangler's Text
  * rule in wrangler.toml, so the files are bundled at build time) and serves the apps built with
  * `replayApp` and the conformance registry of Python names. Returns the entry's path.
  */
-export function writeReplayEntry(apps: readonly BundledApp[], dir = WORKER_DIR): string {
+export function writeReplayEntry(
+  apps: readonly BundledApp[],
+  dir = join(WORKER_DIR, `run-${process.pid}`),
+): string {
   rmSync(dir, { recursive: true, force: true });
   const imports: string[] = [];
   const sources = apps.map((app, a) => {

@@ -1,13 +1,13 @@
 // `npm run conformance -- [--cases DIR] [case ...]`: ADK's conformance cases played over HTTP against the
 // Worker in replay mode under `wrangler dev`. One line per case, `<case-id> pass|fail`; exit 1 on any
 // failure or case that cannot be loaded. See docs/conformance.md.
-import { resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CONFORMANCE_DIR, discoverCases } from "./data-dir.js";
 import { type LoadedCase, loadCase, type UnloadableCase } from "./load-case.js";
 import { playCase, type Send } from "./play-case.js";
 import { conformanceRegistry } from "./registry.js";
-import { startReplayWorker, writeReplayEntry } from "./replay-worker.js";
 import { selectCases } from "./select-cases.js";
 
 const USAGE = "usage: npm run conformance -- [--cases DIR] [case ...]   (a case is category/name or name)";
@@ -24,7 +24,13 @@ async function playAll(cases: readonly LoadedCase[]): Promise<Map<string, string
   const results = new Map<string, string[]>();
   if (cases.length === 0) return results;
   const apps = new Map(cases.map((c) => [c.app.name, c.app]));
-  const worker = await startReplayWorker(writeReplayEntry([...apps.values()]));
+  // Loaded only when there is something to play: wrangler takes seconds to import.
+  const { startReplayWorker, writeReplayEntry } = await import("./replay-worker.js");
+  const entry = writeReplayEntry([...apps.values()]);
+  const worker = await startReplayWorker(entry).catch((error: unknown) => {
+    rmSync(dirname(entry), { recursive: true, force: true });
+    throw error;
+  });
   try {
     const send: Send = (path, method = "GET", json) =>
       fetch(`${worker.origin}${path}`, {
@@ -42,6 +48,7 @@ async function playAll(cases: readonly LoadedCase[]): Promise<Map<string, string
     }
   } finally {
     await worker.dispose();
+    rmSync(dirname(entry), { recursive: true, force: true });
   }
   return results;
 }
