@@ -1,4 +1,5 @@
 import type { AgentConfigRegistry } from "../../src/config/agent-config-registry.js";
+import { agentCallbacks } from "./ports/agent-callbacks.js";
 
 /**
  * The tools and callbacks ADK's conformance agents define in Python, ported to TypeScript and keyed by
@@ -7,4 +8,4 @@ import type { AgentConfigRegistry } from "../../src/config/agent-config-registry
  * something missing here cannot be loaded, and the run says which file and name. docs/conformance.md
  * lists which cases need what.
  */
-export const conformanceRegistry: AgentConfigRegistry = {};
+export const conformanceRegistry: AgentConfigRegistry = { agentCallbacks };
