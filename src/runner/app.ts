@@ -1,4 +1,5 @@
 import type { BaseAgent } from "../agents/base-agent.js";
+import type { RunPlugin } from "../agents/plugins.js";
 import { treeScopes } from "../agents/state-scopes.js";
 import { BatonError } from "../core/errors.js";
 import type { SharedScope } from "../core/state.js";
@@ -15,6 +16,8 @@ export interface AppConfig {
   maxHistoryEvents?: number;
   /** ADK `max_llm_calls`: model calls allowed per invocation. Default 500; 0 disables the limit. */
   maxLlmCalls?: number;
+  /** ADK `App.plugins`: hooks that run before every agent's own callbacks (ADK's ReplayPlugin is one). */
+  plugins?: readonly RunPlugin[];
   /** Hooks that start turns from signed deliveries, served at `POST /webhooks/:app/:hook` (`webhook()`). */
   webhooks?: readonly WebhookDefinition[];
 }
@@ -24,7 +27,7 @@ export interface App extends Readonly<AppConfig> {
   readonly agents: ReadonlyMap<string, BaseAgent>;
   /** The app's hooks by name. */
   readonly hooks: ReadonlyMap<string, WebhookDefinition>;
-  /** The shared state scopes some agent of the tree may touch: a turn reads only these (`treeScopes`). */
+  /** The shared state scopes some agent of the tree may touch (`treeScopes`); the runner adds its plugins' and the request's. */
   readonly stateScopes: readonly SharedScope[];
 }
 

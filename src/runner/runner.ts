@@ -1,4 +1,5 @@
 import { InvocationContext } from "../agents/invocation-context.js";
+import { pluginScopes } from "../agents/plugins.js";
 import type { Content } from "../core/content.js";
 import { asAgentError, BatonError, errorFields } from "../core/errors.js";
 import { createEvent, type Event, isFinalResponse } from "../core/event.js";
@@ -99,7 +100,11 @@ export class Runner {
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
     // Only the shared scopes some agent may touch, or the request writes, are read (docs/scaling.md).
-    const scopes = unionScopes(this.app.stateScopes, scopesOfKeys(Object.keys(request.stateDelta ?? {})));
+    const scopes = unionScopes(
+      this.app.stateScopes,
+      ...(this.app.plugins ?? []).map(pluginScopes),
+      scopesOfKeys(Object.keys(request.stateDelta ?? {})),
+    );
     const startedAt = this.services.clock.now();
     const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(
       key,
@@ -137,6 +142,7 @@ export class Runner {
         runConfig: {
           streaming: request.streaming ?? false,
           maxLlmCalls: this.app.maxLlmCalls ?? 500,
+          ...(this.app.plugins ? { plugins: this.app.plugins } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         },
         services: this.services,
@@ -154,6 +160,7 @@ export class Runner {
       try {
         for await (const event of chosen.runAsync(ctx))
           yield event.partial ? stamp(event) : await persist(event);
+        for (const plugin of this.app.plugins ?? []) await plugin.afterRun?.(ctx);
       } catch (error) {
         // An error no agent claimed is the store's refusal. A lapsed lease is recorded if the session is
         // free (nobody took it over); otherwise nothing more can be recorded.

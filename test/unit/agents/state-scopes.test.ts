@@ -7,9 +7,11 @@ import { functionTool } from "../../../src/agents/function-tool.js";
 import type { InvocationContext } from "../../../src/agents/invocation-context.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { LoopAgent } from "../../../src/agents/loop-agent.js";
+import { pluginScopes } from "../../../src/agents/plugins.js";
 import { SequentialAgent } from "../../../src/agents/sequential-agent.js";
 import { treeScopes } from "../../../src/agents/state-scopes.js";
 import type { Event } from "../../../src/core/event.js";
+import { adkReplayPlugin } from "../../../src/replay/replay-plugin.js";
 import { defineApp } from "../../../src/runner/app.js";
 
 const tool = (stateScopes?: ("app" | "user")[]) =>
@@ -90,5 +92,13 @@ describe("treeScopes: the shared state scopes an app's turn must read", () => {
       }
     }
     expect(treeScopes(new Tweaked({ name: "tweaked", model: "demo:x" }))).toEqual(["app", "user"]);
+  });
+});
+
+describe("pluginScopes", () => {
+  it("counts both for a plugin that declares nothing, and what one declares", () => {
+    expect(pluginScopes({ name: "audit", beforeModel: () => undefined })).toEqual(["app", "user"]);
+    expect(pluginScopes({ name: "quiet", beforeModel: () => undefined, stateScopes: [] })).toEqual([]);
+    expect(adkReplayPlugin.stateScopes).toEqual([]);
   });
 });
