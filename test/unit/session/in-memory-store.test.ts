@@ -35,7 +35,7 @@ describe("InMemorySessionStore", () => {
     expect(() => {
       returned.author = "someone else";
     }).toThrow(TypeError);
-    expect(() => returned.content?.parts.push({ text: "more" })).toThrow(TypeError);
+    expect(() => returned.content?.parts?.push({ text: "more" })).toThrow(TypeError);
     const read = await store.getSession(key);
     expect(() => {
       if (read?.events[0]) read.events[0].actions.stateDelta.k = 1;
