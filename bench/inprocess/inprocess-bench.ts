@@ -4,6 +4,9 @@
  * what is measured is Baton's own cost per turn: routing, request building, the model port, the store.
  */
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Runner } from "../../src/defaults.js";
@@ -32,14 +35,35 @@ function reference(events: unknown): () => number {
   };
 }
 
+/**
+ * The memory run, bundled first (esbuild, which wrangler and tsx already bring) and run by plain Node, so
+ * the figures are Baton's and not the tsx transpiler's (~60 MiB of RSS of its own).
+ */
 async function memoryRun(): Promise<Record<string, number>> {
-  const script = fileURLToPath(new URL("./memory-run.ts", import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", "--import", "tsx", script]);
-  const parsed: unknown = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
-  if (typeof parsed !== "object" || parsed === null) throw new Error(`memory run printed ${stdout}`);
-  return Object.fromEntries(
-    Object.entries(parsed).filter((e): e is [string, number] => typeof e[1] === "number"),
-  );
+  const run = promisify(execFile);
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  const dir = await mkdtemp(join(tmpdir(), "baton-bench-"));
+  try {
+    const bundle = join(dir, "memory-run.mjs");
+    const esbuild = join(root, "node_modules", ".bin", "esbuild");
+    const entry = join(root, "bench", "inprocess", "memory-run.ts");
+    await run(esbuild, [
+      entry,
+      "--bundle",
+      "--platform=node",
+      "--format=esm",
+      `--outfile=${bundle}`,
+      "--log-level=warning",
+    ]);
+    const { stdout } = await run(process.execPath, ["--expose-gc", bundle]);
+    const parsed: unknown = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
+    if (typeof parsed !== "object" || parsed === null) throw new Error(`memory run printed ${stdout}`);
+    return Object.fromEntries(
+      Object.entries(parsed).filter((e): e is [string, number] => typeof e[1] === "number"),
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Runs every case once per round (order rotating), then prints medians, p99s and same-run ratios. */
@@ -106,7 +130,7 @@ export async function inProcessBench(options = { warmup: 20, rounds: 200 }): Pro
     `  10,000 vs 10 events, bounded:    ${verdict(pairedRatio(at(10_000, true), at(10, true)), 1.5)}`,
   );
   console.log(
-    `  2,000 turns in a fresh process (20 sessions, 10 → 210 events, unbounded): ${memory.turnsPerSecond} turns/s;` +
+    `  2,000 turns in a fresh, bundled Node process (20 sessions, 10 → 210 events, unbounded): ${memory.turnsPerSecond} turns/s;` +
       ` RSS ${memory.rssBefore} → ${memory.rssAfter} MiB (target ≤ 80), heap ${memory.heapBefore} → ${memory.heapAfter} MiB` +
       ` (${memory.heapAfterGc} MiB after a GC)`,
   );
