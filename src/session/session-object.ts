@@ -11,6 +11,7 @@ import type {
   TaskWriteOptions,
   TaskWriteResult,
 } from "../core/task-store.js";
+import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { CacheLedger } from "./cache-ledger.js";
 import { windowLimit } from "./event-window.js";
 import { deepFreeze } from "./frozen.js";
@@ -23,14 +24,17 @@ import {
   HAS_EVENT,
   INSERT_EVENT,
   INSERT_SESSION,
+  INSERT_TRACE,
   RELEASE_LEASE,
   SELECT_OLDER_NEWEST_FIRST,
   SELECT_SESSION,
+  SELECT_TRACES,
   SELECT_WINDOW_NEWEST_FIRST,
   SESSION_SQL_SCHEMA,
   SET_LEASE,
   type SessionRow,
   TOUCH_SESSION,
+  TRIM_TRACES,
 } from "./session-sql.js";
 import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
@@ -172,10 +176,21 @@ export class SessionObject extends DurableObject {
     return ok(null);
   }
 
-  /** Releases `lease` if it is the current one; anything else is left alone. */
-  endTurn(lease: string): void {
-    RELEASE_LEASE.run(this.#sql, lease);
-    if (this.#cache?.meta.lease?.token === lease) this.#cache.meta.lease = null;
+  /** Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept). */
+  endTurn(lease: string, trace?: TurnTrace): void {
+    const cache = this.#load();
+    this.ctx.storage.transactionSync(() => {
+      RELEASE_LEASE.run(this.#sql, lease);
+      if (trace === undefined || !cache) return;
+      INSERT_TRACE.run(this.#sql, trace.invocationId, JSON.stringify(trace));
+      TRIM_TRACES.run(this.#sql, TRACE_LIMITS.turnsPerSession);
+    });
+    if (cache?.meta.lease?.token === lease) cache.meta.lease = null;
+  }
+
+  /** The stored turn traces, oldest first. */
+  traces(): TurnTrace[] {
+    return SELECT_TRACES.all(this.#sql);
   }
 
   /** `TaskStore.openTask` for this session. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Event, EventSchema } from "../core/event.js";
+import { type TurnTrace, TurnTraceSchema } from "../core/trace.js";
 import { deepFreeze } from "./frozen.js";
 import type { CachedRow } from "./session-cache.js";
 import { Command, parseJson, Query } from "./sql.js";
@@ -30,6 +31,12 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
      json TEXT NOT NULL
    );`,
   TASK_TABLES_SQL,
+  // Step 3: each turn's trace (decision 014), written by endTurn, the last few kept.
+  `CREATE TABLE traces (
+     seq INTEGER PRIMARY KEY,
+     invocation_id TEXT NOT NULL,
+     json TEXT NOT NULL
+   );`,
 ];
 
 const SessionRowSchema = z.object({
@@ -91,4 +98,16 @@ export const cachedRow = (seq: number, json: string): CachedRow => ({
 export const SELECT_OLDER_NEWEST_FIRST = new Query<[before: number, limit: number], CachedRow>(
   "SELECT seq, json FROM events WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2",
   z.object({ seq: z.number().int(), json: z.string() }).transform((row) => cachedRow(row.seq, row.json)),
+);
+
+export const INSERT_TRACE = new Command<[invocationId: string, json: string]>(
+  "INSERT INTO traces (invocation_id, json) VALUES (?, ?)",
+);
+/** Keeps the newest `keep` traces. */
+export const TRIM_TRACES = new Command<[keep: number]>(
+  "DELETE FROM traces WHERE seq <= (SELECT MAX(seq) FROM traces) - ?",
+);
+export const SELECT_TRACES = new Query<[], TurnTrace>(
+  "SELECT json FROM traces ORDER BY seq",
+  z.object({ json: z.string() }).transform((row) => TurnTraceSchema.parse(parseJson(row.json))),
 );
