@@ -16,7 +16,9 @@ export async function startCollector() {
   const waiting: (() => void)[] = [];
   const server = createServer((req, res) => {
     if (req.method === "GET") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(posts.map((p) => p.body)));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(posts.map((p) => p.body)));
       return;
     }
     const chunks: Buffer[] = [];
