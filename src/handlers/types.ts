@@ -12,6 +12,8 @@ export interface BatonBindings {
   ALLOW_UNAUTHENTICATED?: string;
   /** `"true"` (what `npm run dev` sets): `/` redirects to ADK's dev UI at `/dev-ui/`. */
   DEV_UI?: string;
+  /** `"true"` turns on ADK's replay mode (`npm run conformance` sets it; a deploy never does). */
+  ADK_REPLAY?: string;
   [key: string]: unknown;
 }
 
