@@ -1,5 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+/** wrangler.toml's `[alias]` of zod's subpaths (vite does not read it): the workerd tests run what deploys. */
+const LEAN_ZOD = [
+  { find: /^zod\/v4$/, replacement: fileURLToPath(new URL("./src/zod/v4.ts", import.meta.url)) },
+  { find: /^zod\/v3$/, replacement: fileURLToPath(new URL("./src/zod/v3.ts", import.meta.url)) },
+];
 
 /** The demo entry's `API_TOKENS` secret in workerd tests; the tests read it back with `inject`. */
 const WORKERS_API_TOKEN = "workers-test-token";
@@ -44,6 +51,7 @@ export default defineConfig({
             },
           }),
         ],
+        resolve: { alias: LEAN_ZOD },
         test: {
           name: "workers",
           // One module graph for all files: importing src/ (AI SDK providers) in workerd costs ~5 s per file.
