@@ -16,6 +16,7 @@ import {
   createWorker,
   type WorkerOptions,
 } from "../../../src/handlers/create-worker.js";
+import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
 import { sessionObjectName } from "../../../src/session/do-store.js";
 import { TEST_TOKEN } from "./http.js";
 
@@ -26,7 +27,7 @@ export const BASE_URL = "http://baton.test";
  * execution context, whose `waitUntil` work (a turn that outlives its stream) is awaited by `settle()`.
  */
 export function a2aWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}) {
-  const worker = createWorker(options);
+  const worker = createWorker({ models: [openaiCompatible()], ...options });
   const workerEnv: BatonWorkerEnv = { ...env, API_TOKENS: TEST_TOKEN, ...vars };
   const background: Promise<void>[] = [];
   const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
