@@ -4,6 +4,7 @@ import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { Runner } from "../runner/runner.js";
 import { findApp } from "./app-lookup.js";
+import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
 import { detachTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
@@ -14,6 +15,9 @@ import type { HonoEnv } from "./types.js";
  * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the lease.
  */
 async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
+  const caller = callerOf(c);
+  assertMayActAs(caller, body.appName, body.userId);
+  assertNoAppState(caller, body.stateDelta, "stateDelta");
   const app = findApp(c.var.deps.apps, body.appName);
   const runner = new Runner({ app, sessionStore: c.var.deps.sessionStore, services: c.var.deps.services });
   const turn = await runner.start({
