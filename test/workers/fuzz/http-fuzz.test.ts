@@ -10,6 +10,22 @@ import { digest, namesIn } from "./store-digest.js";
 
 const REQUESTS = inject("fuzzRequests");
 const SEED = inject("fuzzSeed");
+const REPORT = inject("fuzzReport");
+/** A request that takes longer than this is a hang: the run stops there and names it. */
+const ANSWER_WITHIN_MS = 30_000;
+
+/** `work`, or "hung" when it takes longer than `ms`. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | "hung"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"hung">((resolve) => {
+    timer = setTimeout(() => resolve("hung"), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The demo app under a name of its own, served with service tokens and end-user mode, two users seeded. */
 async function setup() {
@@ -105,16 +121,23 @@ describe("fuzzing every endpoint inside workerd", () => {
       let changed = 0;
       const started = Date.now();
       for (let index = 0; index < REQUESTS; index++) {
+        if (REPORT && index % 250 === 0)
+          console.log(`fuzz: ${index} requests in ${(Date.now() - started) / 1000} s`);
         const request = fuzzRequest(world, r);
         const names = namesIn(request, base);
         const before = await digest(names, base);
-        const res = await call(request.path, {
+        const answered = call(request.path, {
           method: request.method,
           headers: request.headers,
           token: null,
           ...(request.body === undefined ? {} : { body: request.body }),
-        });
-        const text = await res.text();
+        }).then(async (res) => ({ status: res.status, text: await res.text() }));
+        const res = await within(answered, ANSWER_WITHIN_MS);
+        if (res === "hung") {
+          problems.push({ index, request, status: 0, problem: `no answer within ${ANSWER_WITHIN_MS} ms` });
+          break;
+        }
+        const { text } = res;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const problem = problemOf(request, res.status, text);
         if (problem) problems.push({ index, request, status: res.status, problem });
@@ -150,13 +173,13 @@ describe("fuzzing every endpoint inside workerd", () => {
         refusals,
         storedChanges: changed,
       };
-      if (inject("fuzzReport")) console.log(`fuzz summary ${JSON.stringify(summary)}`);
+      if (REPORT) console.log(`fuzz summary ${JSON.stringify(summary)}`);
       const shown = problems
         .slice(0, 5)
         .map((p) => ({ ...p, request: { ...p.request, body: p.request.body?.slice(0, 300) } }));
       expect(shown, `seed ${SEED}: ${problems.length} problems`).toEqual([]);
       expect(changed).toBe(0);
     },
-    Math.max(60_000, REQUESTS * 300),
+    Math.max(120_000, REQUESTS * 1_000),
   );
 });
