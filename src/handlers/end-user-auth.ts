@@ -43,8 +43,8 @@ function kidOf(token: string): string | undefined {
   }
 }
 
-/** The apps a token may use: `claim` as an array of names or a space-separated string; absent, none. */
-function appsOf(claims: Readonly<Record<string, unknown>>, claim: string | undefined): Caller {
+/** The end user a token names, with the apps it may use: `claim` as an array or a space-separated string; absent, none. */
+function callerFrom(claims: Readonly<Record<string, unknown>>, claim: string | undefined): Caller {
   const subject = String(claims.sub);
   if (claim === undefined) return { kind: "end-user", subject, apps: "all" };
   const value = claims[claim];
@@ -86,5 +86,5 @@ export async function verifyEndUser(
     throw unauthorized(
       `Invalid bearer token: it has ${claims.error.issues.map((i) => i.message).join(", ")}.`,
     );
-  return appsOf(claims.data, config.appsClaim);
+  return callerFrom(claims.data, config.appsClaim);
 }
