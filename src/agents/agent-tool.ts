@@ -62,7 +62,7 @@ export class AgentTool implements FunctionTool {
       Object.entries(ctx.state.toObject()).filter(([key]) => !key.startsWith(INTERNAL_STATE)),
     );
     let last: Content | undefined;
-    for await (const event of runDetached(this.agent, ctx.invocation, message.value, state)) {
+    for await (const event of runDetached(this.agent, ctx.invocation, message.value, state, ctx.span)) {
       if (event.partial) continue;
       for (const [key, value] of Object.entries(event.actions.stateDelta)) ctx.state.set(key, value);
       if (event.content) last = event.content;

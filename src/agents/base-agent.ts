@@ -5,6 +5,7 @@ import { findAgent } from "../router/agent-tree.js";
 import { CallbackContext } from "./callback-context.js";
 import { type AgentCallback, firstResult, type OneOrMany } from "./callbacks.js";
 import type { InvocationContext } from "./invocation-context.js";
+import { agentSpanAttributes } from "./span-attributes.js";
 
 export interface BaseAgentConfig {
   /** An identifier, unique in the tree, and never `user`. */
@@ -62,13 +63,17 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
    */
   async *runAsync(parent: InvocationContext): AsyncGenerator<Event> {
     const ctx = parent.forAgent(this);
+    ctx.span = ctx.recorder.start(`invoke_agent ${this.name}`, agentSpanAttributes(ctx, this), parent.span);
     try {
       const before = yield* this.runAgentCallback(ctx, this.beforeAgent);
       if (before === "ended") return;
       yield* this.runImpl(ctx);
       if (!ctx.endInvocation) yield* this.runAgentCallback(ctx, this.afterAgent);
     } catch (error) {
+      ctx.span.end({}, error);
       throw asAgentError(error, this.name);
+    } finally {
+      ctx.span.end();
     }
   }
 

@@ -1,4 +1,5 @@
 import type { EventActions } from "../core/event.js";
+import type { OpenSpan } from "../core/trace.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { State } from "./state.js";
 import type { ToolConfirmation } from "./tool-confirmation.js";
@@ -28,6 +29,8 @@ export class CallbackContext {
 export class ToolContext extends CallbackContext {
   readonly actions: Pick<EventActions, "transferToAgent" | "escalate" | "skipSummarization"> &
     Partial<Pick<EventActions, "requestedToolConfirmations">> = {};
+  /** The call's `execute_tool` span: an agent the tool runs (AgentTool) records its spans under it. */
+  span: OpenSpan | undefined;
 
   /**
    * @param toolConfirmation the user's answer when this call runs again after an `adk_request_confirmation`.

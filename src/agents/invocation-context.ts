@@ -2,6 +2,7 @@ import type { Content } from "../core/content.js";
 import { createEvent, type Event, type NewEvent } from "../core/event.js";
 import type { RunServices } from "../core/ports.js";
 import type { Session } from "../core/session.js";
+import { NO_TRACE, type OpenSpan, type SpanRecorder } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
 
 export interface RunConfig {
@@ -42,6 +43,10 @@ export class InvocationContext {
   private llmCalls = { count: 0 };
   /** ADK's `end_invocation`, per agent (a shallow copy per agent). */
   endInvocation = false;
+  /** Where the invocation's spans go (the runner's recorder); shared by every agent of the invocation. */
+  recorder: SpanRecorder = NO_TRACE;
+  /** The span of the agent run this context belongs to: the parent of its model and tool spans. */
+  span: OpenSpan | undefined;
 
   constructor(private readonly options: InvocationOptions) {
     this.invocationId = options.invocationId;
@@ -58,6 +63,8 @@ export class InvocationContext {
   forAgent(agent: BaseAgent): InvocationContext {
     const child = new InvocationContext({ ...this.options, agent });
     child.llmCalls = this.llmCalls;
+    child.recorder = this.recorder;
+    child.span = this.span;
     return child;
   }
 
@@ -68,6 +75,8 @@ export class InvocationContext {
   onBranch(branch: string): InvocationContext {
     const child = new InvocationContext({ ...this.options, agent: this.agent, branch });
     child.llmCalls = this.llmCalls;
+    child.recorder = this.recorder;
+    child.span = this.span;
     return child;
   }
 

@@ -3,6 +3,7 @@ import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../core/llm.js";
+import { ATTR, type OpenSpan } from "../core/trace.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { CallbackContext } from "./callback-context.js";
 import { firstResult } from "./callbacks.js";
@@ -11,6 +12,7 @@ import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
 import { writeOutputKey } from "./output-key.js";
+import { modelResponseAttributes, modelSpanAttributes } from "./span-attributes.js";
 import { parseStructuredOutput } from "./structured-output.js";
 import { resumeConfirmedCalls, runFunctionCalls } from "./tool-execution.js";
 
@@ -20,6 +22,7 @@ async function* modelResponses(
   ctx: InvocationContext,
   cbCtx: CallbackContext,
   request: LlmRequest,
+  span: OpenSpan,
 ): AsyncGenerator<LlmResponse> {
   const { beforeModel, afterModel, onModelError } = agent.config;
   const replaced = await firstResult(beforeModel, (cb) => cb(cbCtx, request));
@@ -40,14 +43,26 @@ async function* modelResponses(
   const after = async (response: LlmResponse) =>
     (await firstResult(afterModel, (cb) => cb(cbCtx, response))) ?? response;
   const { services, runConfig } = ctx;
+  // Every retry sleeps first: counting the sleeps counts the retries, with no hook in the model code.
+  let retries = 0;
+  const sleep = (ms: number) => {
+    span.set({ [ATTR.retries]: ++retries });
+    return services.sleep(ms);
+  };
   try {
     const responses = services.models.call(spec, request, {
       streaming: runConfig.streaming,
       retry: { ...DEFAULT_RETRY, ...agent.config.retry },
-      services,
+      services: { ...services, sleep },
       ...(runConfig.signal ? { signal: runConfig.signal } : {}),
     });
-    for await (const response of responses) yield await after(response);
+    const started = services.clock.now();
+    for await (const response of responses) {
+      // The model's own time: the span also covers storing the events the step yields.
+      if (!response.partial)
+        span.set({ ...modelResponseAttributes(response), [ATTR.modelMs]: services.clock.now() - started });
+      yield await after(response);
+    }
   } catch (error) {
     const recovered = await firstResult(onModelError, (cb) => cb(cbCtx, request, error));
     if (recovered === undefined) throw error;
@@ -88,8 +103,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   const request = await buildLlmRequest(agent, settings, ctx, cbCtx);
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
-  for await (const response of modelResponses(agent, ctx, cbCtx, request)) {
-    if (isEmpty(response)) continue;
+  const toEvent = (response: LlmResponse): Event => {
     const parts = (response.content?.parts ?? []).map((p) =>
       p.functionCall && !p.functionCall.id && !response.partial
         ? { ...p, functionCall: { ...p.functionCall, id: newFunctionCallId(ctx.services.ids) } }
@@ -113,7 +127,23 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
       eventId = newEventId(ctx.services.ids);
       modelEvent = event;
     }
-    yield event;
+    return event;
+  };
+  const span = ctx.recorder.start(
+    "call_llm",
+    modelSpanAttributes(ctx, agent.resolvedModel, eventId, request),
+    ctx.span,
+  );
+  try {
+    for await (const response of modelResponses(agent, ctx, cbCtx, request, span)) {
+      if (isEmpty(response)) continue;
+      yield toEvent(response);
+    }
+  } catch (error) {
+    span.end({}, error);
+    throw error;
+  } finally {
+    span.end();
   }
   const calls = functionCallsOf(modelEvent?.content);
   if (calls.length === 0) return;

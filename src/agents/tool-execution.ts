@@ -1,6 +1,7 @@
 import type { FunctionCall, Part } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import type { Event, EventActions } from "../core/event.js";
+import { ATTR, type OpenSpan } from "../core/trace.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { ToolContext } from "./callback-context.js";
@@ -14,6 +15,7 @@ import {
 } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
+import { toolSpanAttributes } from "./span-attributes.js";
 import { confirmationRequestEvent, confirmedCalls, type ToolConfirmation } from "./tool-confirmation.js";
 
 export interface ToolCallbacks {
@@ -26,6 +28,8 @@ export interface ToolCallbacks {
 export interface CallOutcome {
   part: Part | undefined;
   ctx: ToolContext;
+  /** The call's `execute_tool` span, ended; the response event's id is added to it. */
+  span?: OpenSpan;
 }
 
 /** ADK wraps a non-object tool result as `{"result": value}`; `undefined` becomes `{"result": null}`. */
@@ -49,7 +53,7 @@ const missingTool = (name: string): FunctionTool => ({
 /**
  * One function call through ADK's tool lifecycle (ADK-SEMANTICS §7.2): `beforeTool`, the tool,
  * `onToolError`, `afterTool`, then the check of a requested transfer against the caller's targets.
- * Foreign agent loops (`runtimes/`) run each call of theirs through it.
+ * Foreign agent loops (`runtimes/`) run each call of theirs through it. Records an `execute_tool` span.
  */
 export async function runToolCall(
   ctx: InvocationContext,
@@ -59,7 +63,35 @@ export async function runToolCall(
   callbacks: ToolCallbacks,
   confirmations?: ReadonlyMap<string, ToolConfirmation>,
 ): Promise<CallOutcome> {
+  const attributes = toolSpanAttributes(ctx, call.name, call.id, call.args);
+  const span = ctx.recorder.start(`execute_tool ${call.name}`, attributes, ctx.span);
+  try {
+    const outcome = await lifecycle(ctx, agent, call, tools, callbacks, confirmations, span);
+    const transfer = outcome.ctx.actions.transferToAgent;
+    span.end({
+      [ATTR.toolResponse]: JSON.stringify(
+        outcome.part?.functionResponse?.response ?? "pending (long-running)",
+      ),
+      ...(transfer ? { [ATTR.transferTo]: transfer } : {}),
+    });
+    return { ...outcome, span };
+  } catch (error) {
+    span.end({}, error);
+    throw error;
+  }
+}
+
+async function lifecycle(
+  ctx: InvocationContext,
+  agent: AgentNode,
+  call: FunctionCall,
+  tools: ReadonlyMap<string, FunctionTool>,
+  callbacks: ToolCallbacks,
+  confirmations: ReadonlyMap<string, ToolConfirmation> | undefined,
+  span: OpenSpan,
+): Promise<CallOutcome> {
   const toolCtx = new ToolContext(ctx, call.id ?? "", call.id ? confirmations?.get(call.id) : undefined);
+  toolCtx.span = span;
   const args = structuredClone(call.args ?? {});
   const tool = tools.get(call.name);
   const fail = async (tool: FunctionTool, error: BatonError): Promise<ToolResult> => {
@@ -142,7 +174,9 @@ export function responseEvent(ctx: InvocationContext, outcomes: readonly CallOut
       if (value !== undefined) Object.assign(actions, { [key]: value });
     }
   }
-  return ctx.newEvent({ content: { role: "user", parts }, actions });
+  const event = ctx.newEvent({ content: { role: "user", parts }, actions });
+  for (const { span } of outcomes) span?.set({ [ATTR.eventId]: event.id });
+  return event;
 }
 
 /**

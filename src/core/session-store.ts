@@ -1,6 +1,7 @@
 import type { Event } from "./event.js";
 import type { Session, SessionKey } from "./session.js";
 import type { StateMap } from "./state.js";
+import type { TurnTrace } from "./trace.js";
 
 /** Which events a read returns (ADK `GetSessionConfig`). */
 export interface EventWindow {
@@ -64,8 +65,22 @@ export interface SessionStore {
    * resuming its turn), nothing is appended and no state is applied again; the lease is taken all the same.
    */
   beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart>;
-  /** Releases the lease if it is still the current one. Never throws for a lapsed lease. */
-  endTurn(key: SessionKey, lease: string): Promise<void>;
+  /**
+   * Releases the lease if it is still the current one. Never throws for a lapsed lease. `trace`, the turn's
+   * spans, is stored with the session in the same write; a session keeps its last
+   * `TRACE_LIMITS.turnsPerSession` traces.
+   */
+  endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void>;
+  /**
+   * The stored traces of the session's recent turns, oldest first; `[]` for a missing session. Optional:
+   * a store without it keeps no traces, and the dev UI's trace views show none.
+   */
+  listTraces?(key: SessionKey): Promise<TurnTrace[]>;
+  /**
+   * The users of `appName` that have a session with this id (the dev UI names sessions without a user).
+   * Optional like `listTraces`.
+   */
+  findSessionOwners?(appName: string, sessionId: string): Promise<string[]>;
   /**
    * Extends a live `lease` by its full length (the runner's heartbeat while a slow step runs);
    * `lease_lost` when it lapsed or another turn holds the session. Optional: a store without it gets

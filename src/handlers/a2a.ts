@@ -4,6 +4,7 @@ import { handleJsonRpc } from "../a2a/server/json-rpc.js";
 import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
+import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
 import { assertService, callerOf } from "./caller.js";
@@ -40,6 +41,8 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
   if (!taskStore)
     throw new BatonError("internal", "A2A needs a task store: give createAdkApi's deps a taskStore.");
   const { services } = deps;
+  const waitUntil = waitUntilOf(c, services.log);
+  const onTrace = otlpTraceSink(c.env, services, waitUntil);
   return {
     app: findApp(c.var.deps.apps, c.req.param("app") ?? ""),
     card: cardOf(c),
@@ -47,7 +50,8 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
     taskStore,
     services,
     userIdFor: (contextId) => deps.a2aUserId ?? `A2A_USER_${contextId}`,
-    waitUntil: waitUntilOf(c, services.log),
+    waitUntil,
+    ...(onTrace ? { onTrace } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { defaultServices } from "../defaults.js";
 import type { App } from "../runner/app.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
+import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 import { consumeDeadLetters } from "../webhooks/dead-letter-consumer.js";
 import type { ConsumerDeps } from "../webhooks/turn-consumer.js";
@@ -71,7 +72,7 @@ export function createWorker(options: WorkerOptions) {
       ...(webhooks ? { webhooks } : {}),
     };
   });
-  const consumerDeps = (env: BatonWorkerEnv): ConsumerDeps => {
+  const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS)
       throw new BatonError(
         "invalid_config",
@@ -85,14 +86,15 @@ export function createWorker(options: WorkerOptions) {
       services: runServices,
       fetch: runServices.fetch,
       secret: secretOf(env),
+      onTrace: otlpTraceSink(env, runServices, (work) => ctx.waitUntil(work)),
     };
   };
   const deadLetterQueue = options.deadLetterQueue ?? DEFAULT_DEAD_LETTER_QUEUE;
   return {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),
-    queue: (batch, env) =>
+    queue: (batch, env, ctx) =>
       batch.queue === deadLetterQueue
-        ? consumeDeadLetters(batch, consumerDeps(env))
-        : consumeTurns(batch, consumerDeps(env)),
+        ? consumeDeadLetters(batch, consumerDeps(env, ctx))
+        : consumeTurns(batch, consumerDeps(env, ctx)),
   } satisfies ExportedHandler<BatonWorkerEnv>;
 }

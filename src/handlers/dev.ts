@@ -1,8 +1,9 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { BatonError } from "../core/errors.js";
 import { agentGraphDot } from "../devtools/agent-graph.js";
 import { appInfo } from "../devtools/agent-info.js";
 import { eventHighlights } from "../devtools/event-highlights.js";
+import { eventTrace, sessionTrace } from "../devtools/trace-view.js";
 import { findApp } from "./app-lookup.js";
 import type { HonoEnv } from "./types.js";
 
@@ -64,6 +65,42 @@ for (const prefix of ["", "/dev"]) {
     const event = session.events.find((e) => e.id === eventId);
     if (!event) throw new BatonError("not_found", `Event not found: ${eventId}`);
     return c.json({ dotSrc: agentGraphDot(rootAgent, { highlights: eventHighlights(event) }) });
+  });
+}
+
+/**
+ * The stored turn traces of a session the dev UI names by id alone: of `?user_id=` when given, else of
+ * every user of the app who has a session with that id (ADK keys traces by session id only).
+ */
+async function tracesOf(c: Context<HonoEnv>, appNames: readonly string[], sessionId: string) {
+  const store = c.var.deps.sessionStore;
+  const named = c.req.query("user_id");
+  const owners = async (appName: string) =>
+    named ? [named] : ((await store.findSessionOwners?.(appName, sessionId)) ?? []);
+  const keys = await Promise.all(
+    appNames.map(async (appName) =>
+      (await owners(appName)).map((userId) => ({ appName, userId, sessionId })),
+    ),
+  );
+  const traces = await Promise.all(keys.flat().map(async (key) => (await store.listTraces?.(key)) ?? []));
+  return traces.flat();
+}
+
+const appsOf = (c: Context<HonoEnv>): string[] => {
+  const name = c.req.param("app");
+  return name === undefined ? [...c.var.deps.apps.keys()] : [findApp(c.var.deps.apps, name).name];
+};
+
+for (const prefix of ["", "/dev/apps/:app"]) {
+  dev.get(`${prefix}/debug/trace/session/:session`, async (c) =>
+    c.json(sessionTrace(await tracesOf(c, appsOf(c), c.req.param("session")))),
+  );
+  dev.get(`${prefix}/debug/trace/:event`, async (c) => {
+    const sessionId = c.req.query("session_id");
+    const found = sessionId && eventTrace(await tracesOf(c, appsOf(c), sessionId), c.req.param("event"));
+    if (found) return c.json(found);
+    const hint = sessionId ? "" : " Baton keeps traces with their session: add ?session_id=.";
+    throw new BatonError("not_found", `Trace not found.${hint}`);
   });
 }
 

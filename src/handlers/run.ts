@@ -3,6 +3,7 @@ import { streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { Runner } from "../runner/runner.js";
+import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
 import { detachTurn } from "./detached-turn.js";
@@ -19,7 +20,9 @@ async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
   const app = findApp(c.var.deps.apps, body.appName);
-  const runner = new Runner({ app, sessionStore: c.var.deps.sessionStore, services: c.var.deps.services });
+  const { sessionStore, services } = c.var.deps;
+  const onTrace = otlpTraceSink(c.env, services, (work) => afterResponse(c, work));
+  const runner = new Runner({ app, sessionStore, services, ...(onTrace ? { onTrace } : {}) });
   const turn = await runner.start({
     userId: body.userId,
     sessionId: body.sessionId,
@@ -29,6 +32,17 @@ async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
     ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
   });
   return detachTurn(c, turn);
+}
+
+/** Keeps `work` alive after the response (`ctx.waitUntil`); outside a Worker it just runs. */
+function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
+  let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch (_noContext) {
+    ctx = undefined; // Hono outside a Worker (Node tests) has no execution context
+  }
+  ctx?.waitUntil(work);
 }
 
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */

@@ -7,10 +7,13 @@ import type { RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { SessionStore } from "../core/session-store.js";
 import { type StateMap, TEMP_PREFIX } from "../core/state.js";
+import type { OpenSpan, TurnTrace } from "../core/trace.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
 import { startHeartbeat } from "./lease-heartbeat.js";
+import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
+import { invocationSpanAttributes, TraceRecorder } from "./trace-recorder.js";
 import { validateNewMessage } from "./validate-message.js";
 
 export interface RunnerOptions {
@@ -21,6 +24,8 @@ export interface RunnerOptions {
    * class has no model port by default, the `Runner` of the `baton` entry adds the AI SDK's.
    */
   services?: Partial<RunServices>;
+  /** Called with each turn's trace once it is stored (the Worker exports it over OTLP from here). */
+  onTrace?: (trace: TurnTrace) => void;
 }
 
 export interface RunRequest {
@@ -54,11 +59,13 @@ export class Runner {
   readonly app: App;
   private readonly store: SessionStore;
   private readonly services: RunServices;
+  private readonly onTrace: ((trace: TurnTrace) => void) | undefined;
 
   constructor(options: RunnerOptions) {
     this.app = options.app;
     this.store = options.sessionStore;
     this.services = { ...systemServices(), ...options.services };
+    this.onTrace = options.onTrace;
   }
 
   /** Runs one invocation and yields its events. Session and busy errors are thrown before any event. */
@@ -91,13 +98,21 @@ export class Runner {
     );
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
+    const startedAt = this.services.clock.now();
     const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(key, userEvent, window);
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
-    return this.invoke({ key, lease, leaseTtlMs, session, userEvent: stored ?? userEvent, request, resumed });
+    const turnEvent = stored ?? userEvent;
+    const recorder = new TraceRecorder(turnEvent.invocationId, this.services.clock, this.services.ids);
+    const attributes = invocationSpanAttributes(this.app.name, key, turnEvent.invocationId);
+    const root = recorder.start("invocation", attributes, undefined, startedAt);
+    const cost = new StorageCost();
+    if (!resumed) cost.add(userEvent);
+    const trace = { recorder, root, cost };
+    return this.invoke({ key, lease, leaseTtlMs, session, userEvent: turnEvent, request, resumed, trace });
   }
 
   private async *invoke(turn: Turn): AsyncGenerator<Event> {
-    const { key, lease, session, userEvent, request } = turn;
+    const { key, lease, session, userEvent, request, trace } = turn;
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
     const stopHeartbeat = startHeartbeat(this.store, turn, this.services.log);
@@ -119,9 +134,12 @@ export class Runner {
         },
         services: this.services,
       });
+      ctx.recorder = trace.recorder;
+      ctx.span = trace.root;
       const persist = async (event: Event): Promise<Event> => {
         applyTemp(session.state, event.actions.stateDelta);
         const stored = await this.store.appendEvent(key, stamp(event), { lease });
+        trace.cost.add(stored);
         session.events.push(stored);
         Object.assign(session.state, stored.actions.stateDelta);
         return stored;
@@ -147,7 +165,10 @@ export class Runner {
       }
     } finally {
       stopHeartbeat();
-      await this.store.endTurn(key, lease);
+      trace.root.end(trace.cost.attributes());
+      const finished = trace.recorder.finish();
+      await this.store.endTurn(key, lease, finished);
+      this.onTrace?.(finished);
     }
   }
 
@@ -175,6 +196,7 @@ interface Turn {
   session: Session;
   userEvent: Event;
   request: RunRequest;
+  trace: { recorder: TraceRecorder; root: OpenSpan; cost: StorageCost };
   resumed: boolean;
 }
 

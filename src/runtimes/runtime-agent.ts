@@ -24,6 +24,7 @@ import type { TransferPolicy } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { stepEvents } from "./step-events.js";
+import { StepSpans } from "./step-spans.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
 export interface RuntimeAgentConfig extends BaseAgentConfig {
@@ -91,9 +92,12 @@ export class RuntimeAgent extends BaseAgent {
       env: ctx.services.env,
       signal: ctx.runConfig.signal,
     });
+    const spans = new StepSpans(ctx, this.config.runtime.kind, request);
     for await (const step of steps) {
       if (recorder.failure !== undefined) break;
-      for (const event of stepEvents(ctx, step, recorder, { outputKey: this.config.outputKey, pending })) {
+      const events = stepEvents(ctx, step, recorder, { outputKey: this.config.outputKey, pending });
+      spans.record(step, events);
+      for (const event of events) {
         if (event.actions.transferToAgent) transfer = event;
         yield event;
       }

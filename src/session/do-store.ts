@@ -4,6 +4,7 @@ import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type ScopedDelta, type StateMap, splitStateDelta } from "../core/state.js";
+import type { TurnTrace } from "../core/trace.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { remote, unwrap } from "./rpc-result.js";
@@ -66,7 +67,7 @@ export class DurableObjectSessionStore implements SessionStore {
     // The index entry and the shared scopes follow the session; a failure here leaves it unlisted, not lost.
     const [user, app] = await Promise.all([
       this.#user(key.appName, key.userId).registerSession(key.sessionId, split.user),
-      this.#app(key.appName).merge(split.app),
+      this.#app(key.appName).registerSession(key.sessionId, key.userId, split.app),
     ]);
     return { ...created, state: mergeScopedState(created.state, app, user) };
   }
@@ -98,6 +99,7 @@ export class DurableObjectSessionStore implements SessionStore {
     await Promise.all([
       this.#session(key).destroy(),
       this.#user(key.appName, key.userId).forgetSession(key.sessionId),
+      this.#app(key.appName).forgetSession(key.sessionId, key.userId),
     ]);
   }
 
@@ -136,8 +138,16 @@ export class DurableObjectSessionStore implements SessionStore {
     unwrap(await this.#session(key).renewLease({ lease, leaseTtlMs: this.#leaseTtlMs }));
   }
 
-  async endTurn(key: SessionKey, lease: string): Promise<void> {
-    await this.#session(key).endTurn(lease);
+  async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {
+    await this.#session(key).endTurn(lease, trace);
+  }
+
+  async listTraces(key: SessionKey): Promise<TurnTrace[]> {
+    return this.#session(key).traces();
+  }
+
+  async findSessionOwners(appName: string, sessionId: string): Promise<string[]> {
+    return this.#app(appName).ownersOf(sessionId);
   }
 
   async #mergeScopes(key: SessionKey, split: ScopeDeltas): Promise<{ app: StateMap; user: StateMap }> {

@@ -6,6 +6,7 @@ import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import type { TaskKey, TaskPayload, TaskStore, TaskWrite, TaskWriteOptions } from "../core/task-store.js";
+import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
 import { InMemoryTasks } from "./in-memory-tasks.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
@@ -28,6 +29,7 @@ interface StoredSession {
   eventIds: Set<string>;
   lastUpdateTime: number;
   lease: Lease | null;
+  traces: TurnTrace[];
 }
 
 const scopeKey = (appName: string, userId: string): string => JSON.stringify([appName, userId]);
@@ -66,6 +68,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
       eventIds: new Set(),
       lastUpdateTime: this.#clock.now() / 1000,
       lease: null,
+      traces: [],
     };
     // Seeds are checked before anything is written, so a refused seed leaves no trace.
     const seeds = (request.events ?? []).filter((event) => !event.partial);
@@ -145,9 +148,27 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     stored.lease.expiresAt = now + this.#leaseTtlMs;
   }
 
-  async endTurn(key: SessionKey, lease: string): Promise<void> {
+  async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {
     const stored = this.#find(key);
     if (stored?.lease?.token === lease) stored.lease = null;
+    if (stored && trace) {
+      stored.traces.push(structuredClone(trace));
+      stored.traces.splice(0, Math.max(0, stored.traces.length - TRACE_LIMITS.turnsPerSession));
+    }
+  }
+
+  async listTraces(key: SessionKey): Promise<TurnTrace[]> {
+    return structuredClone(this.#find(key)?.traces ?? []);
+  }
+
+  async findSessionOwners(appName: string, sessionId: string): Promise<string[]> {
+    const owners: string[] = [];
+    for (const [scope, owned] of this.#sessions) {
+      // SAFETY: every key of #sessions is made by `scopeKey`, the JSON of an [app, user] pair.
+      const [app, user] = JSON.parse(scope) as [string, string];
+      if (app === appName && owned.has(sessionId)) owners.push(user);
+    }
+    return owners;
   }
 
   async openTask(key: TaskKey, invocationId: string, write: TaskWrite) {

@@ -5,7 +5,11 @@ import { Command, migrate, Query } from "./sql.js";
 import { readState, STATE_TABLE_SQL, writeState } from "./state-table.js";
 
 /** Schemas as migration steps (step i takes version i to i + 1). */
-export const APP_SQL_SCHEMA: readonly string[] = [STATE_TABLE_SQL];
+export const APP_SQL_SCHEMA: readonly string[] = [
+  STATE_TABLE_SQL,
+  // Step 2: who owns each session id, for the dev UI's trace view, which names a session without its user.
+  "CREATE TABLE session_owners (session_id TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (session_id, user_id));",
+];
 export const USER_SQL_SCHEMA: readonly string[] = [
   `${STATE_TABLE_SQL}
    CREATE TABLE sessions (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL UNIQUE);`,
@@ -15,6 +19,16 @@ const ADD_SESSION = new Command<[sessionId: string]>(
   "INSERT INTO sessions (session_id) VALUES (?) ON CONFLICT (session_id) DO NOTHING",
 );
 const REMOVE_SESSION = new Command<[sessionId: string]>("DELETE FROM sessions WHERE session_id = ?");
+const ADD_OWNER = new Command<[sessionId: string, userId: string]>(
+  "INSERT INTO session_owners (session_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+);
+const REMOVE_OWNER = new Command<[sessionId: string, userId: string]>(
+  "DELETE FROM session_owners WHERE session_id = ? AND user_id = ?",
+);
+const SELECT_OWNERS = new Query<[sessionId: string], { user_id: string }>(
+  "SELECT user_id FROM session_owners WHERE session_id = ? ORDER BY user_id",
+  z.object({ user_id: z.string() }),
+);
 const SELECT_SESSIONS = new Query<[], { session_id: string }>(
   "SELECT session_id FROM sessions ORDER BY seq",
   z.object({ session_id: z.string() }),
@@ -35,10 +49,27 @@ abstract class ScopeStateObject extends DurableObject {
   }
 }
 
-/** `app:` state, one object per app, shared by every user of the app. */
+/** `app:` state, one object per app, shared by every user of the app, and who owns which session id. */
 export class AppObject extends ScopeStateObject {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env, APP_SQL_SCHEMA);
+  }
+
+  /** Records the session's owner and merges the app-scoped part of its initial state (the same one call). */
+  registerSession(sessionId: string, userId: string, delta: StateMap): StateMap {
+    this.ctx.storage.transactionSync(() => {
+      ADD_OWNER.run(this.ctx.storage.sql, sessionId, userId);
+      writeState(this.ctx.storage.sql, delta);
+    });
+    return readState(this.ctx.storage.sql);
+  }
+
+  forgetSession(sessionId: string, userId: string): void {
+    REMOVE_OWNER.run(this.ctx.storage.sql, sessionId, userId);
+  }
+
+  ownersOf(sessionId: string): string[] {
+    return SELECT_OWNERS.all(this.ctx.storage.sql, sessionId).map((row) => row.user_id);
   }
 }
 

@@ -11,6 +11,7 @@ import type {
   TaskWriteOptions,
   TaskWriteResult,
 } from "../core/task-store.js";
+import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { windowLimit } from "./event-window.js";
 import { judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -19,13 +20,16 @@ import {
   HAS_EVENT,
   INSERT_EVENT,
   INSERT_SESSION,
+  INSERT_TRACE,
   RELEASE_LEASE,
   SELECT_SESSION,
+  SELECT_TRACES,
   SELECT_WINDOW_NEWEST_FIRST,
   SESSION_SQL_SCHEMA,
   SET_LEASE,
   type SessionRow,
   TOUCH_SESSION,
+  TRIM_TRACES,
 } from "./session-sql.js";
 import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
@@ -144,9 +148,19 @@ export class SessionObject extends DurableObject {
     return ok(null);
   }
 
-  /** Releases `lease` if it is the current one; anything else is left alone. */
-  endTurn(lease: string): void {
-    RELEASE_LEASE.run(this.#sql, lease);
+  /** Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept). */
+  endTurn(lease: string, trace?: TurnTrace): void {
+    this.ctx.storage.transactionSync(() => {
+      RELEASE_LEASE.run(this.#sql, lease);
+      if (trace === undefined || !this.#row()) return;
+      INSERT_TRACE.run(this.#sql, trace.invocationId, JSON.stringify(trace));
+      TRIM_TRACES.run(this.#sql, TRACE_LIMITS.turnsPerSession);
+    });
+  }
+
+  /** The stored turn traces, oldest first. */
+  traces(): TurnTrace[] {
+    return SELECT_TRACES.all(this.#sql);
   }
 
   /** `TaskStore.openTask` for this session. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Event, EventSchema } from "../core/event.js";
+import { type TurnTrace, TurnTraceSchema } from "../core/trace.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
 import { TASK_TABLES_SQL } from "./task-sql.js";
@@ -28,6 +29,12 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
      json TEXT NOT NULL
    );`,
   TASK_TABLES_SQL,
+  // Step 3: each turn's trace (decision 014), written by endTurn, the last few kept.
+  `CREATE TABLE traces (
+     seq INTEGER PRIMARY KEY,
+     invocation_id TEXT NOT NULL,
+     json TEXT NOT NULL
+   );`,
 ];
 
 const SessionRowSchema = z.object({
@@ -76,4 +83,16 @@ export const HAS_EVENT = new Query<[id: string], { seq: number }>(
 export const SELECT_WINDOW_NEWEST_FIRST = new Query<[after: number | null, limit: number], Event>(
   "SELECT json FROM events WHERE ?1 IS NULL OR timestamp >= ?1 ORDER BY seq DESC LIMIT ?2",
   z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
+);
+
+export const INSERT_TRACE = new Command<[invocationId: string, json: string]>(
+  "INSERT INTO traces (invocation_id, json) VALUES (?, ?)",
+);
+/** Keeps the newest `keep` traces. */
+export const TRIM_TRACES = new Command<[keep: number]>(
+  "DELETE FROM traces WHERE seq <= (SELECT MAX(seq) FROM traces) - ?",
+);
+export const SELECT_TRACES = new Query<[], TurnTrace>(
+  "SELECT json FROM traces ORDER BY seq",
+  z.object({ json: z.string() }).transform((row) => TurnTraceSchema.parse(parseJson(row.json))),
 );

@@ -3,6 +3,7 @@ import { type Event, isFinalResponse } from "../core/event.js";
 import type { RunServices } from "../core/ports.js";
 import type { SessionKey } from "../core/session.js";
 import type { SessionStore } from "../core/session-store.js";
+import type { TurnTrace } from "../core/trace.js";
 import type { App } from "../runner/app.js";
 import { Runner } from "../runner/runner.js";
 import type { TurnRecord } from "./turn-record.js";
@@ -16,6 +17,8 @@ export type AttemptOutcome =
 export interface RunDeps {
   sessionStore: SessionStore;
   services: Partial<RunServices>;
+  /** Gets each turn's trace once it is stored (the Worker's OTLP export). */
+  onTrace?: ((trace: TurnTrace) => void) | undefined;
 }
 
 /**
@@ -27,7 +30,8 @@ export async function runQueuedTurn(app: App, record: TurnRecord, deps: RunDeps)
   const key: SessionKey = { appName: app.name, userId: record.userId, sessionId: record.sessionId };
   try {
     await ensureSession(deps.sessionStore, key);
-    const runner = new Runner({ app, sessionStore: deps.sessionStore, services: deps.services });
+    const { sessionStore, services, onTrace } = deps;
+    const runner = new Runner({ app, sessionStore, services, ...(onTrace ? { onTrace } : {}) });
     const events = await runner.start({
       userId: record.userId,
       sessionId: record.sessionId,

@@ -1,5 +1,6 @@
 import type { RunServices } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
+import type { TurnTrace } from "../core/trace.js";
 import type { RetryDelays } from "../core/webhook.js";
 import type { App } from "../runner/app.js";
 import { deliverResult } from "./deliver-result.js";
@@ -16,6 +17,8 @@ export interface ConsumerDeps {
   services: RunServices;
   fetch: typeof fetch;
   secret(name: string): string | undefined;
+  /** Gets each turn's trace once it is stored (the Worker's OTLP export). */
+  onTrace?: ((trace: TurnTrace) => void) | undefined;
 }
 
 /** The delay before retry `attempts` (1-based): doubling from the base, capped. */

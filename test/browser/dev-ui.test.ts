@@ -2,6 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { otlpSpans, startCollector } from "../support/otlp-collector.js";
 import { CHROMIUM } from "./global-setup.js";
 import { type DevWorker, startDevWorker } from "./start-dev-worker.js";
 
@@ -27,16 +28,19 @@ async function stayLocal(page: Page): Promise<void> {
 describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
   let worker: DevWorker;
   let browser: Browser;
+  let collector: Awaited<ReturnType<typeof startCollector>>;
 
   beforeAll(async () => {
+    collector = await startCollector();
     [worker, browser] = await Promise.all([
-      startDevWorker(),
+      startDevWorker({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }),
       chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
     ]);
   });
   afterAll(async () => {
     await browser?.close();
     await worker?.dispose();
+    await collector?.close();
   });
 
   it("chats with the demo app and shows the transfer, the specialist's answer and the turn's trace", async () => {
@@ -53,12 +57,32 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     await box.fill("I need a refund for my last invoice");
     await box.press("Enter");
 
-    await page.getByText("I am billing").first().waitFor();
-    await page.getByText("concierge → billing").first().waitFor();
-    await page.getByText('transfer_to_agent("billing")').first().waitFor();
+    const visible = (text: string) => page.getByText(text).filter({ visible: true }).first();
+    await visible("I am billing").waitFor();
+    await visible("concierge → billing").waitFor();
+    await visible('transfer_to_agent("billing")').waitFor();
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: new URL("transfer.png", ARTIFACTS).pathname });
 
+    // The turn's trace, from the session's store: both agent runs, their model calls, the transfer tool.
+    await page.getByText("Traces", { exact: true }).click();
+    const shown = (name: string) => page.getByText(name, { exact: true }).filter({ visible: true });
+    for (const name of ["concierge", "billing", "transfer_to_agent"]) await shown(name).first().waitFor();
+    expect(await shown("call_llm").count()).toBe(2);
+    await page.screenshot({ path: new URL("trace.png", ARTIFACTS).pathname });
+
+    // The same spans went to the OTLP collector from the Worker, after the response.
+    await collector.received(1);
+    const exported = collector.posts.flatMap((post) => otlpSpans(post.body)).map((span) => span.name);
+    expect(exported).toEqual(
+      expect.arrayContaining([
+        "invocation",
+        "invoke_agent concierge",
+        "invoke_agent billing",
+        "call_llm",
+        "execute_tool transfer_to_agent",
+      ]),
+    );
     expect(pageErrors).toEqual([]);
   });
 });

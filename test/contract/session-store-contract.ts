@@ -3,6 +3,7 @@ import { appendCases } from "./append-cases.js";
 import type { HarnessSetup } from "./fixtures.js";
 import { resumeCases } from "./resume-cases.js";
 import { sessionCases } from "./sessions-cases.js";
+import { traceCases } from "./trace-cases.js";
 import { turnCases } from "./turn-cases.js";
 
 export type { HarnessSetup, SessionStoreHarness } from "./fixtures.js";
@@ -16,6 +17,7 @@ export function describeSessionStoreContract(label: string, setup: HarnessSetup)
     sessionCases(setup);
     appendCases(setup);
     turnCases(setup);
+    traceCases(setup);
     resumeCases(setup);
   });
 }

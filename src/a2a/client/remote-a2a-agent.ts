@@ -6,6 +6,7 @@ import type { A2aMessage } from "../protocol/a2a-objects.js";
 import type { AgentCardJson } from "../protocol/agent-card.js";
 import { sendMessage } from "./a2a-transport.js";
 import { classifyFailure } from "./call-failure.js";
+import { replyAttributes, startCallSpan } from "./call-span.js";
 import { type CardCache, memoryCardCache } from "./card-cache.js";
 import { resolveCard } from "./card-resolver.js";
 import { type ChosenInterface, chooseInterface } from "./choose-interface.js";
@@ -107,6 +108,7 @@ export class RemoteA2aAgent extends BaseAgent {
     const convertCtx: ConvertContext = { newFunctionCallId: () => newFunctionCallId(ctx.services.ids) };
     const folder = new StreamFolder();
     let last: ResponseItem | undefined;
+    const span = startCallSpan(ctx, this.name, chosen, streaming);
     try {
       const replies = sendMessage(card, chosen, message, {
         fetch: call.fetchImpl,
@@ -136,7 +138,10 @@ export class RemoteA2aAgent extends BaseAgent {
         timeoutMs: call.timeoutMs,
       });
       ctx.services.log(`Remote agent "${this.name}": ${failure.message}`);
+      span.end(replyAttributes(last), failure);
       yield this.errorEvent(ctx, failure, message);
+    } finally {
+      span.end(replyAttributes(last));
     }
   }
 

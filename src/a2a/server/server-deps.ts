@@ -2,6 +2,7 @@ import type { AgentCard } from "@a2a-js/sdk";
 import type { RunServices } from "../../core/ports.js";
 import type { SessionStore } from "../../core/session-store.js";
 import type { TaskStore } from "../../core/task-store.js";
+import type { TurnTrace } from "../../core/trace.js";
 import type { App } from "../../runner/app.js";
 
 /** What the A2A server needs for one request to one app. */
@@ -15,4 +16,6 @@ export interface A2aServerDeps {
   userIdFor(contextId: string): string;
   /** Keeps a turn running after the response is sent (the Worker's `ctx.waitUntil`). */
   waitUntil(work: Promise<unknown>): void;
+  /** Gets each turn's trace once it is stored (the Worker's OTLP export). */
+  onTrace?: (trace: TurnTrace) => void;
 }

@@ -105,7 +105,8 @@ async function beginTurn(
   key: SessionKey,
   turn: TurnRequest,
 ): Promise<AsyncGenerator<Event>> {
-  const runner = new Runner({ app: deps.app, sessionStore: deps.sessionStore, services: deps.services });
+  const { app, sessionStore, services, onTrace } = deps;
+  const runner = new Runner({ app, sessionStore, services, ...(onTrace ? { onTrace } : {}) });
   const start = () => runner.start({ userId: key.userId, sessionId: key.sessionId, ...turn });
   try {
     return await start().catch(async (error: unknown) => {

@@ -75,7 +75,7 @@ export function hookWorker(options: WorkerOptions, vars: Record<string, string |
       retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
     };
     const ctx = createExecutionContext();
-    await worker.queue(observed, envWith(extra));
+    await worker.queue(observed, envWith(extra), ctx);
     const result = await getQueueResult(batch, ctx);
     const retried = result.retryMessages.map((r: { msgId: string }) => ({
       msgId: r.msgId,

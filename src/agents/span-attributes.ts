@@ -1,0 +1,86 @@
+import type { LlmRequest, LlmResponse, ModelSpec } from "../core/llm.js";
+import { ATTR, type SpanAttributes } from "../core/trace.js";
+import type { BaseAgent } from "./base-agent.js";
+import type { InvocationContext } from "./invocation-context.js";
+
+/** What every span of an invocation carries: ADK's ids, so the dev UI can group and find them. */
+const invocationAttributes = (ctx: InvocationContext): SpanAttributes => ({
+  [ATTR.invocationId]: ctx.invocationId,
+  [ATTR.sessionId]: ctx.session.id,
+  [ATTR.conversation]: ctx.session.id,
+});
+
+/** `invoke_agent <name>` (ADK's agent span). */
+export const agentSpanAttributes = (ctx: InvocationContext, agent: BaseAgent): SpanAttributes => ({
+  [ATTR.operation]: "invoke_agent",
+  [ATTR.agentName]: agent.name,
+  [ATTR.agentDescription]: agent.description,
+  ...invocationAttributes(ctx),
+});
+
+const modelName = (spec: ModelSpec | undefined): { system: string; model: string } => {
+  if (spec === undefined) return { system: "none", model: "none" };
+  if (typeof spec !== "string") return { system: spec.provider, model: spec.modelId };
+  const at = spec.indexOf(":");
+  return at < 0 ? { system: spec, model: spec } : { system: spec.slice(0, at), model: spec.slice(at + 1) };
+};
+
+/** `call_llm` (operation `generate_content`): the model, the event it makes, and the request as ADK logs it. */
+export function modelSpanAttributes(
+  ctx: InvocationContext,
+  spec: ModelSpec | undefined,
+  eventId: string,
+  request: LlmRequest,
+): SpanAttributes {
+  const { system, model } = modelName(spec);
+  const logged = {
+    model,
+    config: { system_instruction: request.systemInstruction, tools: request.tools.map((t) => t.name) },
+    contents: request.contents,
+  };
+  return {
+    [ATTR.operation]: "generate_content",
+    [ATTR.system]: system,
+    [ATTR.requestModel]: model,
+    [ATTR.agentName]: ctx.agent.name,
+    [ATTR.eventId]: eventId,
+    [ATTR.llmRequest]: JSON.stringify(logged),
+    ...invocationAttributes(ctx),
+  };
+}
+
+const count = (usage: Record<string, unknown> | undefined, key: string): SpanAttributes => {
+  const value = usage?.[key];
+  return typeof value === "number"
+    ? { [key === "promptTokenCount" ? ATTR.inputTokens : ATTR.outputTokens]: value }
+    : {};
+};
+
+/** What the provider answered: tokens in and out from its usage, the finish reason, the response. */
+export const modelResponseAttributes = (response: LlmResponse): SpanAttributes => ({
+  ...count(response.usageMetadata, "promptTokenCount"),
+  ...count(response.usageMetadata, "candidatesTokenCount"),
+  ...(response.finishReason ? { [ATTR.finishReasons]: [response.finishReason] } : {}),
+  ...(response.modelVersion ? { [ATTR.responseModel]: response.modelVersion } : {}),
+  [ATTR.llmResponse]: JSON.stringify({
+    content: response.content,
+    finish_reason: response.finishReason,
+    usage_metadata: response.usageMetadata,
+    ...(response.errorCode ? { error_code: response.errorCode, error_message: response.errorMessage } : {}),
+  }),
+});
+
+/** `execute_tool <name>`. */
+export const toolSpanAttributes = (
+  ctx: InvocationContext,
+  name: string,
+  callId: string | undefined,
+  args: Record<string, unknown> | undefined,
+): SpanAttributes => ({
+  [ATTR.operation]: "execute_tool",
+  [ATTR.toolName]: name,
+  ...(callId ? { [ATTR.toolCallId]: callId } : {}),
+  [ATTR.toolArgs]: JSON.stringify(args ?? {}),
+  [ATTR.agentName]: ctx.agent.name,
+  ...invocationAttributes(ctx),
+});

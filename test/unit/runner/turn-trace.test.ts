@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { functionTool } from "../../../src/agents/function-tool.js";
+import { LlmAgent } from "../../../src/agents/llm-agent.js";
+import type { TraceSpan, TurnTrace } from "../../../src/core/trace.js";
+import { defineApp } from "../../../src/runner/app.js";
+import { Runner } from "../../../src/runner/runner.js";
+import { InMemorySessionStore } from "../../../src/session/in-memory-store.js";
+import { collect, testServices, text } from "../support/run-helpers.js";
+import { scriptedModel } from "../support/scripted-model.js";
+
+/** front → (a 503 first, then) transfer to `stock`, which calls its tool and answers. */
+async function tracedTurn() {
+  const services = testServices();
+  const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+  const count = functionTool({
+    name: "count_stock",
+    description: "Counts items",
+    parameters: z.object({ sku: z.string() }),
+    execute: ({ sku }) => ({ sku, left: 4 }),
+  });
+  const stock = new LlmAgent({
+    name: "stock",
+    description: "Stock levels",
+    model: scriptedModel(
+      [{ calls: [{ name: "count_stock", args: { sku: "A1" } }] }, { text: "4 left" }],
+      "s-1",
+    ),
+    tools: [count],
+  });
+  const front = new LlmAgent({
+    name: "front",
+    model: scriptedModel([
+      { fail: 503 },
+      { calls: [{ name: "transfer_to_agent", args: { agent_name: "stock" } }] },
+    ]),
+    subAgents: [stock],
+  });
+  const app = defineApp({ name: "inventory", rootAgent: front });
+  const exported: TurnTrace[] = [];
+  const runner = new Runner({ app, sessionStore: store, services, onTrace: (t) => exported.push(t) });
+  await store.createSession({ appName: "inventory", userId: "u", sessionId: "t1" });
+  const events = await collect(runner, { userId: "u", sessionId: "t1", newMessage: text("how many A1?") });
+  const [trace] = await store.listTraces({ appName: "inventory", userId: "u", sessionId: "t1" });
+  if (!trace) throw new Error("no trace stored");
+  const named = (name: string): TraceSpan[] => trace.spans.filter((s) => s.name === name);
+  return { trace, events, exported, named };
+}
+
+describe("each turn's trace", () => {
+  it("records one span per invocation, agent run, model call and tool call, nested as they ran", async () => {
+    const { trace, named, exported } = await tracedTurn();
+    expect(exported).toEqual([trace]);
+    expect(trace.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(trace.invocationId).toMatch(/^e-/);
+    const [root] = named("invocation");
+    const [front] = named("invoke_agent front");
+    const [stock] = named("invoke_agent stock");
+    expect(root?.parentSpanId).toBeUndefined();
+    expect(front?.parentSpanId).toBe(root?.spanId);
+    // The target runs inside the step that transferred, as in ADK.
+    expect(stock?.parentSpanId).toBe(front?.spanId);
+    expect(named("call_llm").map((s) => s.parentSpanId)).toEqual([
+      front?.spanId,
+      stock?.spanId,
+      stock?.spanId,
+    ]);
+    expect(named("execute_tool transfer_to_agent")[0]?.parentSpanId).toBe(front?.spanId);
+    expect(named("execute_tool count_stock")[0]?.parentSpanId).toBe(stock?.spanId);
+    for (const span of trace.spans) expect(span.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(trace.spans.map((s) => s.spanId)).size).toBe(trace.spans.length);
+  });
+
+  it("puts the model id, tokens from the provider's usage, retries and duration on each model call", async () => {
+    const { named, events } = await tracedTurn();
+    const [first, second, third] = named("call_llm");
+    expect(first?.attributes).toMatchObject({
+      "gen_ai.operation.name": "generate_content",
+      "gen_ai.system": "scripted",
+      "gen_ai.request.model": "scripted",
+      "gen_ai.usage.input_tokens": 3,
+      "gen_ai.usage.output_tokens": 2,
+      "baton.model.retries": 1,
+      "gen_ai.agent.name": "front",
+    });
+    expect(first?.attributes["baton.model.duration_ms"]).toBeGreaterThan(0); // the retry's back-off
+    expect(second?.attributes["baton.model.retries"]).toBeUndefined();
+    expect(third?.attributes["gen_ai.response.finish_reasons"]).toEqual(["STOP"]);
+    // Each model span names the event it produced, and that event carries ADK's usageMetadata.
+    const answer = events.at(-1);
+    expect(third?.attributes["gcp.vertex.agent.event_id"]).toBe(answer?.id);
+    expect(answer?.usageMetadata).toMatchObject({ promptTokenCount: 3, candidatesTokenCount: 2 });
+    expect(JSON.parse(String(third?.attributes["gcp.vertex.agent.llm_request"]))).toMatchObject({
+      model: "s-1",
+      config: { tools: ["count_stock", "transfer_to_agent"] },
+    });
+  });
+
+  it("records the transfer and the tool's response on the tool spans", async () => {
+    const { named, events } = await tracedTurn();
+    const transfer = named("execute_tool transfer_to_agent")[0];
+    expect(transfer?.attributes["baton.transfer.to"]).toBe("stock");
+    expect(transfer?.attributes["gcp.vertex.agent.event_id"]).toBe(
+      events.find((e) => e.actions.transferToAgent)?.id,
+    );
+    expect(
+      JSON.parse(String(named("execute_tool count_stock")[0]?.attributes["gcp.vertex.agent.tool_response"])),
+    ).toEqual({
+      sku: "A1",
+      left: 4,
+    });
+  });
+
+  it("says what the turn cost in storage: one row per event and stored state key, and their bytes", async () => {
+    const { named, events } = await tracedTurn();
+    const root = named("invocation")[0]?.attributes ?? {};
+    // The user event plus every event the run stored (none of them writes state).
+    expect(root["baton.storage.rows_written"]).toBe(events.length + 1);
+    expect(root["baton.storage.bytes_written"]).toBeGreaterThan(JSON.stringify(events).length / 2);
+    expect(root["baton.storage.trace_bytes"]).toBeGreaterThan(500);
+  });
+
+  it("marks a failed model call and agent run as errors, and still stores the trace", async () => {
+    const services = testServices();
+    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+    const broken = new LlmAgent({ name: "broken", model: scriptedModel([{ fail: 400 }]) });
+    const runner = new Runner({
+      app: defineApp({ name: "b", rootAgent: broken }),
+      sessionStore: store,
+      services,
+    });
+    const key = { appName: "b", userId: "u", sessionId: "x" };
+    await store.createSession(key);
+    await collect(runner, { userId: "u", sessionId: "x", newMessage: text("hi") });
+    const [trace] = await store.listTraces(key);
+    expect(trace?.spans.find((s) => s.name === "call_llm")?.error).toMatch(/400/);
+    expect(trace?.spans.find((s) => s.name === "invoke_agent broken")?.error).toBeDefined();
+  });
+});
