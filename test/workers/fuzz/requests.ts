@@ -95,6 +95,18 @@ const TEMPLATES: readonly Template[] = [
     method: "GET",
     path: (w, r) => `${r.pick(["", "/dev"])}${sessionOf(w, r)}/events/${r.pick(w.events)}/graph`,
   },
+  {
+    endpoint: "GET session trace",
+    method: "GET",
+    path: (w, r) =>
+      `${r.pick(["", `/dev/apps/${w.app}`])}/debug/trace/session/${r.pick(w.sessions)}${r.chance(0.5) ? `?user_id=${r.pick(w.users)}` : ""}`,
+  },
+  {
+    endpoint: "GET event trace",
+    method: "GET",
+    path: (w, r) =>
+      `${r.pick(["", `/dev/apps/${w.app}`])}/debug/trace/${r.pick(w.events)}?session_id=${r.pick(w.sessions)}`,
+  },
   { endpoint: "GET eval_sets (501)", method: "GET", path: (w) => `/apps/${w.app}/eval_sets` },
   {
     endpoint: "GET /turns/:id",

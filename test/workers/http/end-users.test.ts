@@ -98,6 +98,25 @@ describe("end-user mode: a verified JWT reaches only its subject's sessions", ()
     await expectJson(call(`${sessionsPath(app, bob)}/x-${session}`), 404);
   });
 
+  it("shows alice only her own traces of a session id she shares with bob, and refuses ?user_id=bob with 403", async () => {
+    const { app, session, issuer, alice, bob, call, as } = await setup();
+    for (const user of [alice, bob]) {
+      await expectJson(call(sessionsPath(app, user), { method: "POST", json: { sessionId: session } }), 200);
+      await expectJson(
+        call("/run", { method: "POST", json: runBody(app, user, session, `${user} asks`) }),
+        200,
+      );
+    }
+    const traces = `/dev/apps/${app}/debug/trace/session/${session}`;
+    const all = await expectJson<unknown[]>(call(traces), 200);
+    const asAlice = as(await issuer.token({ sub: alice }));
+    const hers = await expectJson<unknown[]>(asAlice(traces), 200);
+    expect(hers.length).toBeGreaterThan(0);
+    expect(hers.length).toBeLessThan(all.length);
+    expect(await expectJson<unknown[]>(asAlice(`/debug/trace/session/${session}`), 200)).toEqual(hers);
+    await expectJson(asAlice(`${traces}?user_id=${bob}`), 403);
+  });
+
   it("refuses app: state from an end user with 403 naming the key, storing nothing, while a service token may write it", async () => {
     const { app, session, issuer, alice, call, as } = await setup();
     const asAlice = as(await issuer.token({ sub: alice }));
