@@ -32,6 +32,7 @@ export type { InvocationContext, RunConfig } from "./agents/invocation-context.j
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
+export type { RunPlugin } from "./agents/plugins.js";
 export { SequentialAgent, type SequentialAgentConfig } from "./agents/sequential-agent.js";
 export { State } from "./agents/state.js";
 export {
@@ -115,6 +116,8 @@ export type {
 export { defaultServices, Runner } from "./defaults.js";
 export { aiSdkModels } from "./models/ai-sdk-models.js";
 export { MODEL_PROVIDERS, resolveModel } from "./models/resolve-model.js";
+export { type ReplayAppSource, replayApp } from "./replay/replay-app.js";
+export { adkReplayPlugin } from "./replay/replay-plugin.js";
 export type { AgentNode, TransferPolicy } from "./router/agent-node.js";
 export { findAgentToRun } from "./router/find-agent-to-run.js";
 export { isTransferable, transferTargets } from "./router/transfer-targets.js";

@@ -20,6 +20,8 @@ export class SeedableSessionObject extends SessionObject {
       for (const e of events) if (INSERT_EVENT.first(sql, e.id, e.timestamp, JSON.stringify(e))) stored++;
       const last = events.at(-1);
       if (last) TOUCH_SESSION.run(sql, last.timestamp);
+      // Written behind the object's cache: the next read loads the grown log from SQL.
+      this.dropCache();
       return stored;
     });
   }

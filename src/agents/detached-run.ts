@@ -31,14 +31,20 @@ export async function* runDetached(
     lastUpdateTime: services.clock.now() / 1000,
   };
   session.events.push(createEvent({ invocationId, author: "user", content: message }, services));
-  const { signal } = parent.runConfig;
+  const { signal, plugins } = parent.runConfig;
   const ctx = new InvocationContext({
     invocationId,
     session,
     rootAgent: agent,
     agent,
     userContent: message,
-    runConfig: { streaming: false, maxLlmCalls: parent.runConfig.maxLlmCalls, ...(signal ? { signal } : {}) },
+    // The caller's plugins too, as ADK's AgentTool passes its runner's plugins on.
+    runConfig: {
+      streaming: false,
+      maxLlmCalls: parent.runConfig.maxLlmCalls,
+      ...(signal ? { signal } : {}),
+      ...(plugins ? { plugins } : {}),
+    },
     services,
   });
   // Same trace as the caller: its spans nest under `parentSpan` (the calling tool's), else the caller's agent.

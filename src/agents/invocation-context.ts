@@ -4,12 +4,15 @@ import type { RunServices } from "../core/ports.js";
 import type { Session } from "../core/session.js";
 import { NO_TRACE, type OpenSpan, type SpanRecorder } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
+import type { RunPlugin } from "./plugins.js";
 
 export interface RunConfig {
   streaming: boolean;
   /** ADK `max_llm_calls`: model calls allowed per invocation; 0 or less disables the limit. */
   maxLlmCalls: number;
   signal?: AbortSignal;
+  /** The app's plugins (ADK `App.plugins`): their hooks run before every agent's own callbacks. */
+  plugins?: readonly RunPlugin[];
 }
 
 /** What an invocation is made of; the runner builds it once per `run`. */

@@ -12,6 +12,7 @@ import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
 import { writeOutputKey } from "./output-key.js";
+import { pluginHooks, withPlugins } from "./plugins.js";
 import { modelResponseAttributes, modelSpanAttributes } from "./span-attributes.js";
 import { parseStructuredOutput } from "./structured-output.js";
 import { resumeConfirmedCalls, runFunctionCalls } from "./tool-execution.js";
@@ -25,7 +26,8 @@ async function* modelResponses(
   span: OpenSpan,
 ): AsyncGenerator<LlmResponse> {
   const { beforeModel, afterModel, onModelError } = agent.config;
-  const replaced = await firstResult(beforeModel, (cb) => cb(cbCtx, request));
+  const before = withPlugins(pluginHooks(ctx, "beforeModel"), beforeModel);
+  const replaced = await firstResult(before, (cb) => cb(cbCtx, request));
   if (replaced !== undefined) {
     yield replaced; // a short-circuit skips afterModel and is not counted against the call limit
     return;

@@ -15,6 +15,7 @@ import {
 } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
+import { pluginHooks, withPlugins } from "./plugins.js";
 import { toolSpanAttributes } from "./span-attributes.js";
 import { confirmationRequestEvent, confirmedCalls, type ToolConfirmation } from "./tool-confirmation.js";
 
@@ -111,7 +112,8 @@ async function lifecycle(
     );
     response = await fail(missingTool(call.name), error);
   } else {
-    const cached = await firstResult(callbacks.beforeTool, (cb) => cb(tool, args, toolCtx));
+    const before = withPlugins(pluginHooks(ctx, "beforeTool"), callbacks.beforeTool);
+    const cached = await firstResult(before, (cb) => cb(tool, args, toolCtx));
     if (cached !== undefined) response = cached;
     else {
       try {

@@ -1,6 +1,7 @@
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
 import { defaultServices } from "../defaults.js";
+import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
@@ -33,6 +34,18 @@ export interface WorkerOptions {
   deadLetterQueue?: string;
 }
 
+/**
+ * ADK's replay mode (`_adk_replay_config` in the session state answers model and tool calls from the
+ * recordings it carries): on only when the var `ADK_REPLAY` is `"true"`, which a deploy never sets.
+ */
+const inReplayMode = (env: BatonWorkerEnv): boolean => env.ADK_REPLAY === "true";
+
+/** The apps with ADK's replay plugin first. */
+const withReplay = (apps: ReadonlyMap<string, App>): ReadonlyMap<string, App> =>
+  new Map(
+    [...apps].map(([name, app]) => [name, { ...app, plugins: [adkReplayPlugin, ...(app.plugins ?? [])] }]),
+  );
+
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 
 /** A Worker secret or var by name, when it is a non-empty string. */
@@ -54,6 +67,8 @@ export function createWorker(options: WorkerOptions) {
     if (apps.has(app.name)) throw new BatonError("invalid_config", `Two apps are named "${app.name}".`);
     apps.set(app.name, app);
   }
+  const replayApps = withReplay(apps);
+  const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
   const services = (env: BatonWorkerEnv): RunServices => defaultServices({ ...options.services, env });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
@@ -64,7 +79,7 @@ export function createWorker(options: WorkerOptions) {
   const api = createAdkApi<BatonWorkerEnv>((env) => {
     const webhooks = acceptDeps(env);
     return {
-      apps,
+      apps: appsFor(env),
       sessionStore: new DurableObjectSessionStore(env),
       taskStore: new DurableObjectTaskStore(env),
       ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
@@ -80,7 +95,7 @@ export function createWorker(options: WorkerOptions) {
       );
     const runServices = services(env);
     return {
-      apps,
+      apps: appsFor(env),
       sessionStore: new DurableObjectSessionStore(env),
       ledger: turnLedger(env.WEBHOOK_TURNS),
       services: runServices,

@@ -11,7 +11,7 @@ export interface BatonBindings {
   API_TOKENS?: string;
   /** `"true"` serves without tokens: `npm run dev` sets it, a deploy must not. */
   ALLOW_UNAUTHENTICATED?: string;
-  /** End-user mode (docs/decisions/017): the issuer, audience(s) and key set of the users' JWTs. */
+  /** End-user mode (docs/decisions/018): the issuer, audience(s) and key set of the users' JWTs. */
   JWT_ISSUER?: string;
   JWT_AUDIENCE?: string;
   JWT_JWKS_URL?: string;
@@ -21,6 +21,8 @@ export interface BatonBindings {
   JWT_APPS_CLAIM?: string;
   /** `"true"` (what `npm run dev` sets): `/` redirects to ADK's dev UI at `/dev-ui/`. */
   DEV_UI?: string;
+  /** `"true"` turns on ADK's replay mode (`npm run conformance` sets it; a deploy never does). */
+  ADK_REPLAY?: string;
   [key: string]: unknown;
 }
 

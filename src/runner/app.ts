@@ -1,4 +1,5 @@
 import type { BaseAgent } from "../agents/base-agent.js";
+import type { RunPlugin } from "../agents/plugins.js";
 import { BatonError } from "../core/errors.js";
 import type { WebhookDefinition } from "../core/webhook.js";
 
@@ -13,6 +14,8 @@ export interface AppConfig {
   maxHistoryEvents?: number;
   /** ADK `max_llm_calls`: model calls allowed per invocation. Default 500; 0 disables the limit. */
   maxLlmCalls?: number;
+  /** ADK `App.plugins`: hooks that run before every agent's own callbacks (ADK's ReplayPlugin is one). */
+  plugins?: readonly RunPlugin[];
   /** Hooks that start turns from signed deliveries, served at `POST /webhooks/:app/:hook` (`webhook()`). */
   webhooks?: readonly WebhookDefinition[];
 }

@@ -130,6 +130,7 @@ export class Runner {
         runConfig: {
           streaming: request.streaming ?? false,
           maxLlmCalls: this.app.maxLlmCalls ?? 500,
+          ...(this.app.plugins ? { plugins: this.app.plugins } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         },
         services: this.services,
@@ -147,6 +148,7 @@ export class Runner {
       try {
         for await (const event of chosen.runAsync(ctx))
           yield event.partial ? stamp(event) : await persist(event);
+        for (const plugin of this.app.plugins ?? []) await plugin.afterRun?.(ctx);
       } catch (error) {
         // An error no agent claimed is the store's refusal. A lapsed lease is recorded if the session is
         // free (nobody took it over); otherwise nothing more can be recorded.

@@ -12,16 +12,21 @@ import type {
   TaskWriteResult,
 } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
+import { CacheLedger } from "./cache-ledger.js";
 import { windowLimit } from "./event-window.js";
-import { judgeLease, type Lease, leaseError } from "./lease.js";
+import { deepFreeze } from "./frozen.js";
+import { judgeLease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
+import { SessionCache, type SessionMeta } from "./session-cache.js";
 import {
+  cachedRow,
   HAS_EVENT,
   INSERT_EVENT,
   INSERT_SESSION,
   INSERT_TRACE,
   RELEASE_LEASE,
+  SELECT_OLDER_NEWEST_FIRST,
   SELECT_SESSION,
   SELECT_TRACES,
   SELECT_WINDOW_NEWEST_FIRST,
@@ -54,18 +59,41 @@ export interface SessionRecord extends Session {}
 
 const notFound = (): RpcResult<never> => refuse(new BatonError("session_not_found", "Session not found"));
 
-const leaseOf = (row: SessionRow): Lease | null =>
-  row.lease_token === null || row.lease_expires_at === null
-    ? null
-    : { token: row.lease_token, expiresAt: row.lease_expires_at };
+const metaOf = (row: SessionRow): SessionMeta => ({
+  appName: row.app_name,
+  userId: row.user_id,
+  sessionId: row.session_id,
+  lastUpdateTime: row.last_update_time,
+  lease:
+    row.lease_token === null || row.lease_expires_at === null
+      ? null
+      : { token: row.lease_token, expiresAt: row.lease_expires_at },
+});
+
+/**
+ * Cache budgets in bytes of event JSON (the parsed objects take a few times that in the heap): one object
+ * keeps at most 8 MiB of its newest events, and all session objects of an isolate 16 MiB together, well
+ * inside the isolate's 128 MB. A window larger than that is read from SQL, checked again, each time.
+ */
+export const OBJECT_CACHE_BYTES = 8 * 2 ** 20;
+export const ISOLATE_CACHE_BYTES = 16 * 2 ** 20;
+const ledger = new CacheLedger(ISOLATE_CACHE_BYTES);
+
+/** The largest row seq SQLite can hold: "before it" means every row. */
+const END_OF_LOG = Number.MAX_SAFE_INTEGER;
 
 /**
  * One session, `(app, user, session)`: its event log, its session-scoped state and the lease of the turn that
  * runs on it. The single writer makes appends serial; each event and its delta commit in one transaction.
  * Leases are judged by this object's clock.
+ *
+ * While it lives, the object keeps what it has read or written of the session in a `SessionCache`: every row
+ * is checked with zod once, when it enters the cache, and reads after a write see the write because writes
+ * go to the cache right after their transaction commits. Budgets above bound it.
  */
 export class SessionObject extends DurableObject {
   readonly #tasks: SessionTasks;
+  #cache: SessionCache | null = null;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -79,7 +107,7 @@ export class SessionObject extends DurableObject {
    * event id.
    */
   create(key: SessionKey, state: StateMap, events: readonly Event[] = []): RpcResult<SessionRecord> {
-    if (this.#row())
+    if (this.#load())
       return refuse(new BatonError("session_exists", `Session ${key.sessionId} already exists`));
     const seeds = events.filter((event) => !event.partial).map(persistedEvent);
     const repeated = seeds.find((event, i) => seeds.findIndex((e) => e.id === event.id) !== i);
@@ -93,6 +121,8 @@ export class SessionObject extends DurableObject {
         TOUCH_SESSION.run(this.#sql, event.timestamp);
       }
     });
+    // The new session is read back (and checked) as any cold read would read it.
+    this.dropCache();
     return this.#snapshot({});
   }
 
@@ -104,17 +134,16 @@ export class SessionObject extends DurableObject {
 
   /** Appends a non-partial event under the lease rules of `SessionStore.appendEvent`. */
   append(input: AppendInput): RpcResult<null> {
-    const row = this.#row();
-    if (!row) return notFound();
+    const cache = this.#load();
+    if (!cache) return notFound();
     const now = Date.now();
-    const verdict = judgeLease(leaseOf(row), input.lease, now);
-    if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
+    const verdict = judgeLease(cache.meta.lease, input.lease, now);
+    if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
     const { lease } = input;
     const canceled = this.#tasks.canceledBy(input.event.invocationId);
-    if (canceled !== undefined) return this.#recordCancel(input.event, canceled);
-    return this.#write(input.event, () => {
-      if (lease !== undefined) SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs);
-    });
+    if (canceled !== undefined) return this.#recordCancel(cache, input.event, canceled);
+    const renewed = lease === undefined ? undefined : { token: lease, expiresAt: now + input.leaseTtlMs };
+    return this.#write(cache, input.event, renewed);
   }
 
   /**
@@ -122,40 +151,41 @@ export class SessionObject extends DurableObject {
    * A user event already in the log (a resumed turn) is not appended again: only the lease is taken.
    */
   beginTurn(input: BeginTurnInput): RpcResult<{ session: SessionRecord; lease: string; resumed: boolean }> {
-    const row = this.#row();
-    if (!row) return notFound();
+    const cache = this.#load();
+    if (!cache) return notFound();
     const now = Date.now();
-    const verdict = judgeLease(leaseOf(row), undefined, now);
-    if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
-    const lease = crypto.randomUUID();
-    const takeLease = () => SET_LEASE.run(this.#sql, lease, now + input.leaseTtlMs);
+    const verdict = judgeLease(cache.meta.lease, undefined, now);
+    if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
+    const lease = { token: crypto.randomUUID(), expiresAt: now + input.leaseTtlMs };
     const resumed = HAS_EVENT.first(this.#sql, input.event.id) !== undefined;
-    if (resumed) takeLease();
-    const written = resumed ? ok(null) : this.#write(input.event, takeLease);
+    if (resumed) this.#setLease(cache, lease);
+    const written = resumed ? ok(null) : this.#write(cache, input.event, lease);
     if (!written.ok) return written;
     const session = this.#snapshot(input.window);
-    return session.ok ? ok({ session: session.value, lease, resumed }) : session;
+    return session.ok ? ok({ session: session.value, lease: lease.token, resumed }) : session;
   }
 
   /** Extends `lease` by `leaseTtlMs` if it is the live one; `lease_lost` otherwise. */
   renewLease(input: { lease: string; leaseTtlMs: number }): RpcResult<null> {
-    const row = this.#row();
-    if (!row) return notFound();
+    const cache = this.#load();
+    if (!cache) return notFound();
     const now = Date.now();
-    const verdict = judgeLease(leaseOf(row), input.lease, now);
-    if (verdict !== "ok") return refuse(leaseError(verdict, row.session_id));
-    SET_LEASE.run(this.#sql, input.lease, now + input.leaseTtlMs);
+    const verdict = judgeLease(cache.meta.lease, input.lease, now);
+    if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
+    this.#setLease(cache, { token: input.lease, expiresAt: now + input.leaseTtlMs });
     return ok(null);
   }
 
   /** Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept). */
   endTurn(lease: string, trace?: TurnTrace): void {
+    const cache = this.#load();
     this.ctx.storage.transactionSync(() => {
       RELEASE_LEASE.run(this.#sql, lease);
-      if (trace === undefined || !this.#row()) return;
+      if (trace === undefined || !cache) return;
       INSERT_TRACE.run(this.#sql, trace.invocationId, JSON.stringify(trace));
       TRIM_TRACES.run(this.#sql, TRACE_LIMITS.turnsPerSession);
     });
+    if (cache?.meta.lease?.token === lease) cache.meta.lease = null;
   }
 
   /** The stored turn traces, oldest first. */
@@ -165,7 +195,7 @@ export class SessionObject extends DurableObject {
 
   /** `TaskStore.openTask` for this session. */
   openTask(taskId: string, invocationId: string, write: TaskWrite): TaskWriteResult {
-    return this.#row() ? this.#tasks.open(taskId, invocationId, write) : { ok: false, reason: "missing" };
+    return this.#load() ? this.#tasks.open(taskId, invocationId, write) : { ok: false, reason: "missing" };
   }
 
   getTask(taskId: string): TaskRecord | null {
@@ -196,60 +226,123 @@ export class SessionObject extends DurableObject {
 
   /** Deletes everything, then lays the empty schema down again so the same id can be created anew. */
   async destroy(): Promise<void> {
+    this.dropCache();
     await this.ctx.storage.deleteAll();
     migrate(this.ctx.storage, SESSION_SQL_SCHEMA);
+    // A read that slipped in while storage was being deleted must not outlive it.
+    this.dropCache();
+  }
+
+  /**
+   * Forgets the cached session; the next read loads and checks it from SQL again. For code that writes this
+   * object's tables other than through its methods (a subclass's bulk import).
+   */
+  protected dropCache(): void {
+    this.#cache = null;
+    ledger.forget(this);
   }
 
   get #sql(): SqlStorage {
     return this.ctx.storage.sql;
   }
 
-  #row(): SessionRow | undefined {
-    return SELECT_SESSION.first(this.#sql);
+  /** The cached session, loading its row and state (not yet its events) on first use; `null` if none. */
+  #load(): SessionCache | null {
+    if (this.#cache) return this.#cache;
+    const row = SELECT_SESSION.first(this.#sql);
+    if (!row) return null;
+    const state = readState(this.#sql);
+    // Values are frozen, the map itself is written in place by later deltas.
+    for (const value of Object.values(state)) deepFreeze(value);
+    this.#cache = new SessionCache(metaOf(row), state);
+    return this.#cache;
   }
 
-  /** Stores the event, its session-scoped delta and `lastUpdateTime`, plus `alsoWrite`, atomically. */
-  #write(event: Event, alsoWrite: () => void): RpcResult<null> {
-    const stored = persistedEvent(event);
-    return this.ctx.storage.transactionSync(() => {
-      const inserted = INSERT_EVENT.first(this.#sql, stored.id, stored.timestamp, JSON.stringify(stored));
-      if (!inserted) return refuse(new BatonError("invalid_request", `Event ${stored.id} is already stored`));
-      writeState(this.#sql, splitStateDelta(stored.actions.stateDelta).session);
-      TOUCH_SESSION.run(this.#sql, stored.timestamp);
-      alsoWrite();
-      return ok(null);
+  #setLease(cache: SessionCache, lease: { token: string; expiresAt: number }): void {
+    SET_LEASE.run(this.#sql, lease.token, lease.expiresAt);
+    cache.meta.lease = lease;
+  }
+
+  /** Charges the cache to the budgets: trims it to this object's, then lets the isolate's drop old caches. */
+  #charge(cache: SessionCache): void {
+    cache.trim(OBJECT_CACHE_BYTES);
+    ledger.charge(this, cache.bytes, () => {
+      if (this.#cache === cache) this.#cache = null;
     });
+  }
+
+  /**
+   * Stores the event, its session-scoped delta and `lastUpdateTime`, plus the `lease` if given, atomically;
+   * then, the transaction committed, the same into the cache (the event checked once, as a read would).
+   */
+  #write(cache: SessionCache, event: Event, lease?: { token: string; expiresAt: number }): RpcResult<null> {
+    const stored = persistedEvent(event);
+    const json = JSON.stringify(stored);
+    const written = this.ctx.storage.transactionSync(() => {
+      const inserted = INSERT_EVENT.first(this.#sql, stored.id, stored.timestamp, json);
+      if (!inserted) return undefined;
+      const state = writeState(this.#sql, splitStateDelta(stored.actions.stateDelta).session);
+      TOUCH_SESSION.run(this.#sql, stored.timestamp);
+      if (lease) SET_LEASE.run(this.#sql, lease.token, lease.expiresAt);
+      return { seq: inserted.seq, state };
+    });
+    if (!written) return refuse(new BatonError("invalid_request", `Event ${stored.id} is already stored`));
+    Object.assign(cache.state, deepFreeze(written.state));
+    cache.meta.lastUpdateTime = stored.timestamp;
+    if (lease) cache.meta.lease = lease;
+    cache.append(cachedRow(written.seq, json));
+    this.#charge(cache);
+    return ok(null);
   }
 
   /**
    * A canceled turn's next append: the event is dropped and an error event by the same author records the
    * cancel in its place (the turn's last stored event), and the append is refused with `turn_canceled`.
    */
-  #recordCancel(refused: Event, taskId: string): RpcResult<null> {
+  #recordCancel(cache: SessionCache, refused: Event, taskId: string): RpcResult<null> {
     const env = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
     const fields = { invocationId: refused.invocationId, author: refused.author };
     const marker = createEvent(
       { ...fields, errorCode: "TURN_CANCELED", errorMessage: CANCELED_TURN_MESSAGE },
       env,
     );
-    const written = this.#write(marker, () => undefined);
+    const written = this.#write(cache, marker);
     if (!written.ok) return written;
     return refuse(new BatonError("turn_canceled", `Task ${taskId} was canceled; its turn stops here`));
   }
 
   #snapshot(window: EventWindow): RpcResult<SessionRecord> {
-    const row = this.#row();
-    if (!row) return notFound();
-    const limit = windowLimit(window);
-    const newestFirst =
-      limit === 0 ? [] : SELECT_WINDOW_NEWEST_FIRST.all(this.#sql, window.afterTimestamp ?? null, limit);
+    const cache = this.#load();
+    if (!cache) return notFound();
+    const { meta } = cache;
     return ok({
-      id: row.session_id,
-      appName: row.app_name,
-      userId: row.user_id,
-      state: readState(this.#sql),
-      events: newestFirst.reverse(),
-      lastUpdateTime: row.last_update_time,
+      id: meta.sessionId,
+      appName: meta.appName,
+      userId: meta.userId,
+      state: { ...cache.state },
+      events: this.#events(cache, window),
+      lastUpdateTime: meta.lastUpdateTime,
     });
+  }
+
+  /**
+   * The window's events from the cache, first growing it backwards from SQL when it holds too few; a time
+   * window over a partly cached log is read from SQL directly.
+   */
+  #events(cache: SessionCache, window: EventWindow): Event[] {
+    const cached = cache.window(window);
+    if (cached) return cached;
+    const limit = windowLimit(window);
+    if (window.afterTimestamp === undefined || cache.complete) {
+      const missing = limit < 0 ? -1 : limit - cache.size;
+      const before = Math.min(cache.oldestSeq, END_OF_LOG);
+      const older = SELECT_OLDER_NEWEST_FIRST.all(this.#sql, before, missing).reverse();
+      cache.prepend(older, missing < 0 || older.length < missing);
+      const events = cache.window(window) ?? [];
+      this.#charge(cache);
+      return events;
+    }
+    const newestFirst = SELECT_WINDOW_NEWEST_FIRST.all(this.#sql, window.afterTimestamp, limit);
+    return newestFirst.reverse();
   }
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { type Event, EventSchema } from "../core/event.js";
 import { type TurnTrace, TurnTraceSchema } from "../core/trace.js";
+import { deepFreeze } from "./frozen.js";
+import type { CachedRow } from "./session-cache.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
 import { TASK_TABLES_SQL } from "./task-sql.js";
@@ -83,6 +85,19 @@ export const HAS_EVENT = new Query<[id: string], { seq: number }>(
 export const SELECT_WINDOW_NEWEST_FIRST = new Query<[after: number | null, limit: number], Event>(
   "SELECT json FROM events WHERE ?1 IS NULL OR timestamp >= ?1 ORDER BY seq DESC LIMIT ?2",
   z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
+);
+
+/** An event row checked with zod, frozen, as the object caches it: the one check the row gets per lifetime. */
+export const cachedRow = (seq: number, json: string): CachedRow => ({
+  seq,
+  bytes: json.length,
+  event: deepFreeze(EventSchema.parse(parseJson(json))),
+});
+
+/** The rows before `seq`, newest first, at most `limit` (-1 for all): how the cache grows backwards. */
+export const SELECT_OLDER_NEWEST_FIRST = new Query<[before: number, limit: number], CachedRow>(
+  "SELECT seq, json FROM events WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2",
+  z.object({ seq: z.number().int(), json: z.string() }).transform((row) => cachedRow(row.seq, row.json)),
 );
 
 export const INSERT_TRACE = new Command<[invocationId: string, json: string]>(

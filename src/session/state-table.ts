@@ -17,9 +17,17 @@ export function readState(sql: SqlStorage): StateMap {
   return Object.fromEntries(SELECT_STATE.all(sql).map((row) => [row.key, parseJson(row.json)]));
 }
 
-/** Merges a delta key by key (ADK merges per key: `old | delta`). Call inside `transactionSync`. */
-export function writeState(sql: SqlStorage, delta: StateMap): void {
-  // `undefined` has no JSON form; it is stored as null like Python's None.
-  for (const [key, value] of Object.entries(delta))
-    UPSERT_STATE.run(sql, key, JSON.stringify(value) ?? "null");
+/**
+ * Merges a delta key by key (ADK merges per key: `old | delta`). Call inside `transactionSync`. Returns the
+ * values as a later `readState` gives them back (their JSON round trip), for a cache to hold.
+ */
+export function writeState(sql: SqlStorage, delta: StateMap): StateMap {
+  const stored: StateMap = {};
+  for (const [key, value] of Object.entries(delta)) {
+    // `undefined` has no JSON form; it is stored as null like Python's None.
+    const json = JSON.stringify(value) ?? "null";
+    UPSERT_STATE.run(sql, key, json);
+    stored[key] = parseJson(json);
+  }
+  return stored;
 }

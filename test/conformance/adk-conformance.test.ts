@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CaseFiles, readCaseFiles } from "./case-files.js";
-import { type CaseRef, discoverCases, skipReason } from "./data-dir.js";
+import { type CaseFiles, readCaseFiles } from "../../scripts/conformance/case-files.js";
+import { type CaseRef, discoverCases, skipReason } from "../../scripts/conformance/data-dir.js";
 import { runCase } from "./run-case.js";
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

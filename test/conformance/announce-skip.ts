@@ -1,4 +1,4 @@
-import { skipReason } from "./data-dir.js";
+import { skipReason } from "../../scripts/conformance/data-dir.js";
 
 /** The conformance project's global setup: says once, in the test output, that the replay is skipped and why. */
 export default function announceSkip(): void {

@@ -2,11 +2,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadAgentTree } from "./agent-loader.js";
-import { type CaseFiles, type Recording, readCaseFiles } from "./case-files.js";
-import { type CaseRef, CONFORMANCE_DIR, caseNamed, discoverCases, skipReason } from "./data-dir.js";
-import { isRecord } from "./genai-keys.js";
-import { replayOnlyModel } from "./replay-only-model.js";
+import { type CaseFiles, type Recording, readCaseFiles } from "../../scripts/conformance/case-files.js";
+import {
+  type CaseRef,
+  CONFORMANCE_DIR,
+  caseNamed,
+  discoverCases,
+  skipReason,
+} from "../../scripts/conformance/data-dir.js";
+import { LlmAgent } from "../../src/agents/llm-agent.js";
+import { readAgentConfigDir } from "../../src/config/read-config-dir.js";
+import { isRecord } from "../../src/replay/genai-keys.js";
+import { replayApp } from "../../src/replay/replay-app.js";
+import { replayOnlyModel } from "../../src/replay/replay-only-model.js";
 import { runCase } from "./run-case.js";
 
 /*
@@ -168,11 +176,21 @@ describe.skipIf(skipped !== undefined)(`the replay checks report a corrupted rec
     );
   });
 
-  it("reports a request setting Baton does not send", async () => {
+  it("reports a recorded generation setting Baton's request lacks", async () => {
     const problems = await problemsAfter((files) => {
       configOf(firstLlm(files)).temperature = 0.9;
     });
-    expect(problems).toContain("config.temperature is recorded, but Baton's LlmRequest has no such setting");
+    expect(problems).toContain(mismatchIn(firstLlm(pristine())));
+    expect(problems).toContain("config.temperature: expected 0.9, got (missing)");
+  });
+
+  it("reports a recorded request setting Baton has no field for", async () => {
+    const problems = await problemsAfter((files) => {
+      configOf(firstLlm(files)).thinking_config = { thinking_budget: 0 };
+    });
+    expect(problems).toContain(
+      "config.thinking_config is recorded, but Baton's LlmRequest has no such setting (unsupported)",
+    );
   });
 
   it("reports a tool call with other arguments", async () => {
@@ -225,37 +243,19 @@ describe.skipIf(skipped !== undefined)(`the replay checks report a corrupted rec
   });
 });
 
-describe("the conformance loader and stand-ins fail loudly", () => {
+describe("the conformance data, the replay app and stand-ins fail loudly", () => {
   const scratch = mkdtempSync(join(tmpdir(), "baton-conformance-"));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-  const noCallbacks = { beforeModel: () => undefined, beforeTool: () => undefined };
-
-  it("refuses an agent YAML key it does not map to Baton", () => {
-    mkdirSync(join(scratch, "agents", "app1"), { recursive: true });
-    writeFileSync(
-      join(scratch, "agents", "app1", "root_agent.yaml"),
-      "name: a\nmodel: m\ntools:\n  - name: t\n",
-    );
-    expect(() => loadAgentTree(scratch, "app1", noCallbacks)).toThrow(
-      /unsupported agent config key\(s\) tools/,
-    );
-  });
-
-  it("refuses a non-LlmAgent agent class", () => {
-    mkdirSync(join(scratch, "agents", "app2"), { recursive: true });
-    writeFileSync(join(scratch, "agents", "app2", "root_agent.yaml"), "agent_class: LoopAgent\nname: a\n");
-    expect(() => loadAgentTree(scratch, "app2", noCallbacks)).toThrow(
-      /agent_class LoopAgent is not supported/,
-    );
-  });
 
   it.skipIf(skipped !== undefined)(
-    "keeps the YAML instruction verbatim and resolves config_path relative to the file",
+    "builds the case's app with the product loader, instruction verbatim and config_path resolved",
     () => {
-      const root = loadAgentTree(CONFORMANCE_DIR, pristine().spec.agent, noCallbacks);
-      const sub = root.subAgents[0];
-      expect(root.config.instruction).toMatch(/\n$/);
-      expect(sub?.parentAgent).toBe(root);
+      const name = pristine().spec.agent;
+      const app = replayApp({ name, files: readAgentConfigDir(join(CONFORMANCE_DIR, "agents", name)) });
+      const sub = app.rootAgent.subAgents[0];
+      expect(app.rootAgent).toBeInstanceOf(LlmAgent);
+      expect(app.rootAgent instanceof LlmAgent && app.rootAgent.config.instruction).toMatch(/\n$/);
+      expect(sub?.parentAgent).toBe(app.rootAgent);
     },
   );
 

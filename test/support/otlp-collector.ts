@@ -7,11 +7,20 @@ export interface RecordedPost {
   body: unknown;
 }
 
-/** An OTLP/HTTP collector stand-in on 127.0.0.1: it records every POST's JSON body and answers 200. */
+/**
+ * An OTLP/HTTP collector stand-in on 127.0.0.1: it records every POST's JSON body and answers 200; a GET
+ * answers the recorded bodies as a JSON array (for tests in workerd, which cannot read this process).
+ */
 export async function startCollector() {
   const posts: RecordedPost[] = [];
   const waiting: (() => void)[] = [];
   const server = createServer((req, res) => {
+    if (req.method === "GET") {
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(posts.map((p) => p.body)));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {

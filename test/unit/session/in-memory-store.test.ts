@@ -27,6 +27,47 @@ describe("InMemorySessionStore", () => {
     actions: { stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {}, requestedToolConfirmations: {} },
   };
 
+  it("hands out stored events frozen, so changing one throws and the stored one stays as it was", async () => {
+    const store = new InMemorySessionStore();
+    await store.createSession(key);
+    const content = { role: "user", parts: [{ text: "hi" }] };
+    const returned = await store.appendEvent(key, { ...userEvent, content });
+    expect(() => {
+      returned.author = "someone else";
+    }).toThrow(TypeError);
+    expect(() => returned.content?.parts?.push({ text: "more" })).toThrow(TypeError);
+    const read = await store.getSession(key);
+    expect(() => {
+      if (read?.events[0]) read.events[0].actions.stateDelta.k = 1;
+    }).toThrow(TypeError);
+    const again = await store.getSession(key);
+    expect(again?.events).toEqual([{ ...userEvent, content: { role: "user", parts: [{ text: "hi" }] } }]);
+  });
+
+  it("shares one stored event between reads and turns instead of copying the session per read", async () => {
+    const store = new InMemorySessionStore();
+    await store.createSession(key);
+    const stored = await store.appendEvent(key, userEvent);
+    const [first, second] = [await store.getSession(key), await store.getSession(key)];
+    const turn = await store.beginTurn(key, { ...userEvent, id: "ev-2" });
+    expect(first?.events[0]).toBe(stored);
+    expect(second?.events[0]).toBe(stored);
+    expect(turn.session.events[0]).toBe(stored);
+    // Each read still gets an array and a state map of its own.
+    expect(first?.events).not.toBe(second?.events);
+    expect(first?.state).not.toBe(second?.state);
+  });
+
+  it("freezes the initial state's values, copied from the caller's, who can still change their own", async () => {
+    const store = new InMemorySessionStore();
+    const initial = { list: [1] };
+    await store.createSession({ ...key, state: initial });
+    initial.list.push(2);
+    const read = await store.getSession(key);
+    expect(read?.state).toEqual({ list: [1] });
+    expect(Object.isFrozen(read?.state.list)).toBe(true);
+  });
+
   it("takes session ids and lease tokens from the injected id source", async () => {
     let n = 0;
     const store = new InMemorySessionStore({ ids: { uuid: () => `id-${++n}` } });

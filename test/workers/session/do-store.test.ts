@@ -1,23 +1,15 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { SessionKey } from "../../../src/core/session.js";
-import { DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
+import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
 import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
 import { expectRefusal, freshApp, makeEvent } from "../../contract/fixtures.js";
 import { describeSessionStoreContract } from "../../contract/session-store-contract.js";
-
-/** Time passing for a lease is its expiry moving closer: shift it back by `ms` inside the object. */
-async function elapse(key: SessionKey, ms: number): Promise<void> {
-  await runInDurableObject(env.SESSIONS.getByName(sessionObjectName(key)), (_, state) => {
-    state.storage.sql.exec("UPDATE session SET lease_expires_at = lease_expires_at - ? WHERE id = 1", ms);
-  });
-}
+import { elapseLease } from "../support/turn-control.js";
 
 describeSessionStoreContract("DurableObjectSessionStore", () => ({
   store: new DurableObjectSessionStore(env),
   leaseTtlMs: DEFAULT_LEASE_TTL_MS,
-  elapse,
+  elapse: elapseLease,
 }));
 
 describe("DurableObjectSessionStore configuration", () => {
@@ -26,9 +18,9 @@ describe("DurableObjectSessionStore configuration", () => {
     const key = { appName: freshApp(), userId: "u1", sessionId: "s1" };
     await store.createSession(key);
     await store.beginTurn(key, makeEvent({ text: "one" }));
-    await elapse(key, 4_000);
+    await elapseLease(key, 4_000);
     await expectRefusal(store.beginTurn(key, makeEvent({ text: "two" })), "session_busy");
-    await elapse(key, 1_000);
+    await elapseLease(key, 1_000);
     await expect(store.beginTurn(key, makeEvent({ text: "three" }))).resolves.toBeDefined();
   });
 
@@ -40,7 +32,7 @@ describe("DurableObjectSessionStore configuration", () => {
     const key = { appName: freshApp(), userId: "u1", sessionId: "s1" };
     await store.createSession(key);
     await store.beginTurn(key, makeEvent({ text: "one" }));
-    await elapse(key, 5_000);
+    await elapseLease(key, 5_000);
     await expectRefusal(store.beginTurn(key, makeEvent({ text: "two" })), "session_busy");
   });
 

@@ -39,8 +39,11 @@ describe("SessionObject", () => {
     const key = newKey();
     const events = Array.from({ length: 10_000 }, (_, i) => makeEvent({ text: `m${i}` }));
     const { ids, rowsRead } = await runInDurableObject(stubOf(key), (instance: SessionObject, state) => {
+      // SAFETY (below): `dropCache` is the object's protected hook for a fresh read, which this test wants.
       instance.create(key, {});
       for (const event of events) instance.append({ event, leaseTtlMs: 1_000 });
+      // A cold read, as by a new lifetime of the object: the appends above are in its cache.
+      (instance as unknown as { dropCache(): void }).dropCache();
       const exec = vi.spyOn(state.storage.sql, "exec");
       const session = instance.get({ numRecentEvents: 50 });
       const cursors = exec.mock.results.flatMap((r) => (r.type === "return" ? [r.value] : []));

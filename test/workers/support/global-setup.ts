@@ -1,8 +1,9 @@
 // vitest globalSetup of the `workers` project: runs in Node, starts the fake model server, the webhook
-// result receiver and a scripted A2A peer for all files; workerd reaches them by their 127.0.0.1 URLs.
+// result receiver, an OTLP collector stand-in and a scripted A2A peer for all files; workerd reaches them by their 127.0.0.1 URLs.
 import type { Server } from "node:http";
 import type { TestProject } from "vitest/node";
 import { startPeer } from "../../support/a2a-peer.js";
+import { startCollector } from "../../support/otlp-collector.js";
 import { startFakeOpenAiServer } from "./fake-openai-server.js";
 import { RESULT_SECRET, startResultReceiver } from "./result-receiver.js";
 
@@ -15,6 +16,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("fakeModelUrl", model.url);
   project.provide("resultReceiverUrl", receiver.url);
   project.provide("resultSecret", RESULT_SECRET);
+  const collector = await startCollector();
+  project.provide("otlpCollectorUrl", collector.url);
   // The seed repro's peer: it reads a file, then its task fails.
   const peer = await startPeer({
     version: "1.0",
@@ -28,6 +31,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("a2aPeerCardUrl", peer.cardUrl);
   return async () => {
     await peer.close();
-    await Promise.all([close(model.server), close(receiver.server)]);
+    await Promise.all([close(model.server), close(receiver.server), collector.close()]);
   };
 }

@@ -24,6 +24,8 @@ declare module "vitest" {
     workersApiToken: string;
     /** Base URL of the Node receiver of `onResult` deliveries (from the globalSetup). */
     resultReceiverUrl: string;
+    /** Base URL of the OTLP collector stand-in; GET answers the bodies it received (from the globalSetup). */
+    otlpCollectorUrl: string;
     /** The `whsec_` key the receiver verifies `onResult` signatures with. */
     resultSecret: string;
     /** The demo entry's `GITHUB_WEBHOOK_SECRET`. */

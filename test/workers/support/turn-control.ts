@@ -7,10 +7,15 @@ import { sessionObjectName } from "../../../src/session/do-store.js";
 /** The session's Durable Object, as the store addresses it. */
 export const sessionStub = (key: SessionKey) => env.SESSIONS.getByName(sessionObjectName(key));
 
-/** Time passing for a lease: its expiry moves back by `ms` inside the session's object. */
+/**
+ * Time passing for a lease: its expiry moves back by `ms` inside the session's object, behind the object's
+ * cache, which is then dropped so the object reads the row again.
+ */
 export async function elapseLease(key: SessionKey, ms: number): Promise<void> {
-  await runInDurableObject(sessionStub(key), (_, state) => {
+  await runInDurableObject(sessionStub(key), (instance, state) => {
     state.storage.sql.exec("UPDATE session SET lease_expires_at = lease_expires_at - ? WHERE id = 1", ms);
+    // SAFETY: `dropCache` is the object's protected hook for writes made behind its back, as this one is.
+    (instance as unknown as { dropCache(): void }).dropCache();
   });
 }
 

@@ -1,10 +1,12 @@
+import { differences } from "../../src/replay/differences.js";
+import { asJson, genaiToCamel, isRecord } from "../../src/replay/genai-keys.js";
+import { REPLAY_CONFIG_KEYS } from "../../src/replay/replay-plugin.js";
 import type { ExpectedSession } from "./case-files.js";
-import { differences } from "./differences.js";
-import { asJson, genaiToCamel, isRecord } from "./genai-keys.js";
-import { REPLAY_STATE_KEYS } from "./replay-harness.js";
 
 /** Event fields Python's `_replay_validators.py` leaves out (ids, times, and what only Python mints). */
 const EXCLUDED_EVENT_FIELDS = ["id", "timestamp", "invocationId", "longRunningToolIds"];
+/** Keys the comparison leaves out of state and state deltas (PROTOCOL §3.3). */
+const REPLAY_STATE_KEYS: readonly string[] = [...REPLAY_CONFIG_KEYS, "_adk_recordings_config"];
 const EXCLUDED_ACTIONS = ["requestedAuthConfigs", "requestedToolConfirmations"];
 /** pydantic `EventActions` defaults: `model_dump` writes them on both sides, so both sides get them. */
 const ACTION_DEFAULTS = { stateDelta: {}, artifactDelta: {} };

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ContentSchema } from "../../src/core/content.js";
-import type { LlmResponse } from "../../src/core/llm.js";
+import { ContentSchema } from "../core/content.js";
+import type { LlmResponse } from "../core/llm.js";
 import { differences } from "./differences.js";
 import { asJson, genaiToCamel } from "./genai-keys.js";
 

@@ -1,17 +1,30 @@
-import type { LlmAgent } from "../../src/agents/llm-agent.js";
-import type { LlmRequest } from "../../src/core/llm.js";
-import { TRANSFER_TOOL_NAME } from "../../src/transfer/constants.js";
-import type { RecordedLlmRequest } from "./case-files.js";
+import type { LlmAgent } from "../agents/llm-agent.js";
+import type { LlmRequest } from "../core/llm.js";
+import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { differences } from "./differences.js";
 import { asJson, genaiToCamel, isRecord } from "./genai-keys.js";
 import { instructionProblems } from "./instruction-check.js";
+import type { RecordedLlmRequest } from "./recordings.js";
 
 /** Python pins this description before comparing: tool docstrings differ between versions. */
 const PINNED_TRANSFER_DESCRIPTION = "Transfer the question to another agent.";
 /** Request config Python never compares. */
 const IGNORED_CONFIG = new Set(["http_options", "labels"]);
+/** genai's generation settings (snake_case, as recorded) → Baton's `LlmRequest.config` names. */
+const GENERATION_SETTINGS: Readonly<Record<string, keyof LlmRequest["config"]>> = {
+  temperature: "temperature",
+  top_p: "topP",
+  top_k: "topK",
+  max_output_tokens: "maxOutputTokens",
+  stop_sequences: "stopSequences",
+  seed: "seed",
+  presence_penalty: "presencePenalty",
+  frequency_penalty: "frequencyPenalty",
+  response_mime_type: "responseMimeType",
+  response_schema: "responseSchema",
+};
 /** Request config this harness compares; anything else recorded is a setting Baton's LlmRequest lacks. */
-const COMPARED_CONFIG = new Set(["system_instruction", "tools"]);
+const COMPARED_CONFIG = new Set(["system_instruction", "tools", ...Object.keys(GENERATION_SETTINGS)]);
 /** Schema keywords Python drops before comparing (plus `$schema`, which only Baton's JSON Schema has). */
 const DROPPED_SCHEMA_KEYS = new Set(["title", "default", "description", "$schema"]);
 
@@ -93,9 +106,22 @@ function withoutCallIds(contents: unknown): unknown {
   return copy;
 }
 
+/** The model's id as ADK records it: a `provider:model` string without its provider. */
+/** The generation settings of both sides, by Baton's names (schemas normalised as Python does). */
+function generationProblems(live: LlmRequest, recorded: Record<string, unknown>): string[] {
+  const want: Record<string, unknown> = {};
+  const got: Record<string, unknown> = {};
+  for (const [snake, camel] of Object.entries(GENERATION_SETTINGS)) {
+    const normal = (value: unknown) => (camel === "responseSchema" ? normalizeSchema(value) : value);
+    if (recorded[snake] !== undefined) want[camel] = normal(recorded[snake]);
+    if (live.config[camel] !== undefined) got[camel] = normal(live.config[camel]);
+  }
+  return differences(want, got, "config");
+}
+
 const modelIdOf = (agent: LlmAgent): string | undefined => {
   const model = agent.resolvedModel;
-  return typeof model === "string" ? model : model?.modelId;
+  return typeof model === "string" ? model.replace(/^[\w-]+:/, "") : model?.modelId;
 };
 
 /**
@@ -113,6 +139,7 @@ export function requestProblems(live: LlmRequest, recorded: RecordedLlmRequest, 
       problems.push(`config.${key} is recorded, but Baton's LlmRequest has no such setting (unsupported)`);
     }
   }
+  problems.push(...generationProblems(live, config));
   problems.push(
     ...differences(
       withoutCallIds(genaiToCamel(recorded.contents)),
