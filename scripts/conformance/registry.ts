@@ -1,5 +1,6 @@
 import type { AgentConfigRegistry } from "../../src/config/agent-config-registry.js";
 import { agentCallbacks } from "./ports/agent-callbacks.js";
+import { toolsAgent002 } from "./ports/tools-agent-002.js";
 
 /**
  * The tools and callbacks ADK's conformance agents define in Python, ported to TypeScript and keyed by
@@ -8,4 +9,4 @@ import { agentCallbacks } from "./ports/agent-callbacks.js";
  * something missing here cannot be loaded, and the run says which file and name. docs/conformance.md
  * lists which cases need what.
  */
-export const conformanceRegistry: AgentConfigRegistry = { agentCallbacks };
+export const conformanceRegistry: AgentConfigRegistry = { agentCallbacks, tools: { ...toolsAgent002 } };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { conformanceRegistry } from "../../../scripts/conformance/registry.js";
+import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
+import { requestProblems } from "../../../src/replay/request-check.js";
 import { harness } from "../support/harness.js";
 import { texts } from "../support/run-helpers.js";
 import { scriptedModel } from "../support/scripted-model.js";
@@ -62,5 +64,111 @@ describe("the conformance registry's ports of ADK's Python callbacks", () => {
     expect(event?.errorMessage).toMatch(
       /state\["before_agent_callback_state_key"\] is undefined, not a string/,
     );
+  });
+});
+
+/** tools_agent_002's declarations as ADK Python 1.16 recorded them (tool/function_001), genai form. */
+const RECORDED_DECLARATIONS = [
+  {
+    name: "validate_email",
+    description: "Checks if the provided string is a valid email format.",
+    parameters: { type: "OBJECT", properties: { email: { type: "STRING" } }, required: ["email"] },
+    response: { type: "BOOLEAN" },
+  },
+  {
+    name: "get_user_id",
+    description: "Retrieves a user ID based on their email.",
+    parameters: { type: "OBJECT", properties: { email: { type: "STRING" } }, required: ["email"] },
+    response: { type: "INTEGER" },
+  },
+  {
+    name: "create_booking",
+    description:
+      "Creates a booking for a user.\n\n  Args:\n    user_id: The unique identifier for the user.\n    is_confirmed: Whether the booking is confirmed.\n    details: Any additional details for the booking.\n\n  Returns:\n    A dictionary containing the booking information and the types of the\n    received arguments.\n  ",
+    parameters: {
+      type: "OBJECT",
+      properties: {
+        user_id: { type: "INTEGER" },
+        is_confirmed: { type: "BOOLEAN" },
+        details: { type: "STRING" },
+      },
+      required: ["user_id", "is_confirmed", "details"],
+    },
+    response: { type: "OBJECT" },
+  },
+];
+
+const TOOLS_002 = ["validate_email", "get_user_id", "create_booking"].map(
+  (name) => `tools_agent_002.tools.${name}`,
+);
+
+describe("the conformance registry's ports of tools_agent_002's Python tools", () => {
+  const { rootAgent, model } = treeWith(`tools:\n${TOOLS_002.map((n) => `  - name: ${n}\n`).join("")}`);
+
+  it("declare themselves as ADK Python's automatic declarations were recorded", () => {
+    const agent = rootAgent instanceof LlmAgent ? rootAgent : undefined;
+    if (agent === undefined) throw new Error("not an LlmAgent");
+    const live = {
+      systemInstruction: "",
+      contents: [],
+      tools: agent.config.tools?.map((t) => t.declaration()) ?? [],
+      config: {},
+    };
+    const recorded = (declarations: unknown[]) => ({
+      contents: [],
+      config: { tools: [{ function_declarations: declarations }] },
+    });
+    expect(requestProblems(live, recorded(RECORDED_DECLARATIONS), agent)).toEqual([]);
+    const changed = structuredClone(RECORDED_DECLARATIONS);
+    const booking = changed[2];
+    if (booking === undefined) throw new Error("no create_booking declaration");
+    booking.parameters.required = ["user_id"];
+    expect(requestProblems(live, recorded(changed), agent).join("\n")).toMatch(
+      /tools\[2\]\.parameters\.required/,
+    );
+    expect(model.calls).toHaveLength(0);
+  });
+
+  /** One turn of a fresh tools_agent_002 tree whose model calls `calls`, then says "done". */
+  async function turnCalling(calls: { name: string; args: Record<string, unknown> }[]) {
+    const scripted = scriptedModel([{ calls }, { text: "done" }]);
+    const tree = loadAgentConfig({
+      files: {
+        "root_agent.yaml": `name: booker\nmodel: m\ntools:\n${TOOLS_002.map((n) => `  - name: ${n}\n`).join("")}`,
+      },
+      registry: conformanceRegistry,
+      model: () => scripted,
+    });
+    return (await harness(tree)).turn("book it");
+  }
+
+  it("run as the Python does: validate the email and report the argument types", async () => {
+    const events = await turnCalling([
+      { name: "validate_email", args: { email: "not-an-email" } },
+      { name: "create_booking", args: { user_id: 42, is_confirmed: true, details: "x" } },
+    ]);
+    const responses = events.flatMap(
+      (e) => e.content?.parts?.flatMap((p) => (p.functionResponse ? [p.functionResponse] : [])) ?? [],
+    );
+    expect(responses.map((r) => [r.name, r.response])).toEqual([
+      ["validate_email", { result: false }],
+      [
+        "create_booking",
+        {
+          user_id: 42,
+          is_confirmed: true,
+          details: "x",
+          user_id_type: "<class 'int'>",
+          is_confirmed_type: "<class 'bool'>",
+          details_type: "<class 'str'>",
+        },
+      ],
+    ]);
+  });
+
+  it("get_user_id raises on an invalid email as the Python's ValueError does, failing the turn", async () => {
+    const events = await turnCalling([{ name: "get_user_id", args: { email: "not-an-email" } }]);
+    expect(events.at(-1)?.errorCode).toBe("TOOL_ERROR");
+    expect(events.at(-1)?.errorMessage).toContain("Invalid email format provided.");
   });
 });
