@@ -1,12 +1,14 @@
 /** `npm run bench`: every benchmark prints ratios measured side by side in this one run. */
+import { bundleBench } from "./bundle/bundle-bench.js";
 import { httpBench } from "./http/http-bench.js";
 import { inProcessBench } from "./inprocess/inprocess-bench.js";
 import { routingBench } from "./routing.js";
 import { webhookBench } from "./webhooks/webhook-bench.js";
 
-// `npm run bench -- routing`, `-- inprocess`, `-- http` or `-- webhooks` runs one of them.
+// `npm run bench -- routing`, `-- inprocess`, `-- http`, `-- webhooks` or `-- bundle` runs one of them.
 const only = process.argv[2];
 if (!only || only === "routing") routingBench();
 if (!only || only === "inprocess") await inProcessBench();
 if (!only || only === "http") await httpBench();
 if (!only || only === "webhooks") await webhookBench();
+if (!only || only === "bundle") await bundleBench();

@@ -3,28 +3,40 @@
  * the `Runner` that uses them by default. Only the entries import adapters; the layers get ports.
  */
 import type { RunServices } from "./core/ports.js";
-import { aiSdkModels } from "./models/ai-sdk-models.js";
+import { aiSdkModelPort } from "./models/ai-sdk-model-port.js";
+import type { ModelProvider } from "./models/model-provider.js";
 import { Runner as PortRunner, type RunnerOptions } from "./runner/runner.js";
 import { systemServices } from "./runner/system-services.js";
 
 /**
- * The real services: system clock, random UUIDs, timers, `console.warn`, the global `fetch`, and models
- * resolved through the AI SDK providers from `env`. Anything in `overrides` wins.
+ * The real services: system clock, random UUIDs, timers, `console.warn`, the global `fetch`, and the AI
+ * SDK model port over `providers` (plus the built-in `demo:`), configured from `env`. Anything in
+ * `overrides` wins.
  * @example
- * defaultServices({ env: process.env }); // OPENAI_API_KEY and friends from the environment
+ * defaultServices({ env: process.env }, [openai()]); // OPENAI_API_KEY from the environment
  */
-export function defaultServices(overrides: Partial<RunServices> = {}): RunServices {
-  return { ...systemServices(), models: aiSdkModels, ...overrides };
+export function defaultServices(
+  overrides: Partial<RunServices> = {},
+  providers: readonly ModelProvider[] = [],
+): RunServices {
+  return { ...systemServices(), models: aiSdkModelPort(providers), ...overrides };
+}
+
+/** The `Runner` of the `baton` entry's options: the port runner's, plus the model providers to register. */
+export interface BatonRunnerOptions extends RunnerOptions {
+  /** The providers `provider:model` strings resolve through (`baton/models/*`); `demo:` is built in. */
+  models?: readonly ModelProvider[];
 }
 
 /**
  * The `Runner` of the `baton` entry: services you leave out are `defaultServices()`'s, so model strings
- * and AI SDK model objects work with no wiring.
+ * of the providers you register and AI SDK model objects work with no other wiring.
  * @example
- * const runner = new Runner({ app, sessionStore: new InMemorySessionStore() });
+ * const runner = new Runner({ app, sessionStore: new InMemorySessionStore(), models: [openai()] });
  */
 export class Runner extends PortRunner {
-  constructor(options: RunnerOptions) {
-    super({ ...options, services: defaultServices(options.services) });
+  constructor(options: BatonRunnerOptions) {
+    const { models, ...rest } = options;
+    super({ ...rest, services: defaultServices(options.services, models) });
   }
 }

@@ -113,9 +113,10 @@ export type {
   VerifyInput,
   WebhookDefinition,
 } from "./core/webhook.js";
-export { defaultServices, Runner } from "./defaults.js";
-export { aiSdkModels } from "./models/ai-sdk-models.js";
-export { MODEL_PROVIDERS, resolveModel } from "./models/resolve-model.js";
+export { type BatonRunnerOptions, defaultServices, Runner } from "./defaults.js";
+export { aiSdkModelPort } from "./models/ai-sdk-model-port.js";
+export type { ModelProvider } from "./models/model-provider.js";
+export { ModelRegistry } from "./models/model-registry.js";
 export { type ReplayAppSource, replayApp } from "./replay/replay-app.js";
 export { adkReplayPlugin } from "./replay/replay-plugin.js";
 export type { AgentNode, TransferPolicy } from "./router/agent-node.js";

@@ -4,6 +4,7 @@
  */
 import { LlmAgent } from "../../src/agents/llm-agent.js";
 import { createWorker } from "../../src/handlers/create-worker.js";
+import { openaiCompatible } from "../../src/models/openai-compatible-provider.js";
 import { defineApp } from "../../src/runner/app.js";
 import { baselineTurn } from "./baseline.js";
 import { AGENT_NAME, type BenchEnv, BOUNDED_APP, HISTORY_BOUND, UNBOUNDED_APP } from "./bench-env.js";
@@ -19,6 +20,7 @@ const baton = createWorker({
     defineApp({ name: BOUNDED_APP, rootAgent: agent(), maxHistoryEvents: HISTORY_BOUND }),
     defineApp({ name: UNBOUNDED_APP, rootAgent: agent() }),
   ],
+  models: [openaiCompatible()],
 });
 
 export default {

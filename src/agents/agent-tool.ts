@@ -1,11 +1,13 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Content } from "../core/content.js";
 import type { ToolDeclaration } from "../core/llm.js";
+import type { SharedScope } from "../core/state.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { ToolContext } from "./callback-context.js";
 import { runDetached } from "./detached-run.js";
 import type { FunctionTool } from "./function-tool.js";
 import { LlmAgent } from "./llm-agent.js";
+import { treeScopes } from "./state-scopes.js";
 import { parseStructuredOutput } from "./structured-output.js";
 
 export interface AgentToolConfig {
@@ -40,6 +42,11 @@ export class AgentTool implements FunctionTool {
     this.name = config.agent.name;
     this.description = config.agent.description;
     this.skipSummarization = config.skipSummarization ?? false;
+  }
+
+  /** The agent runs on a copy of the caller's state and its writes come back: it touches what its tree may. */
+  get stateScopes(): readonly SharedScope[] {
+    return treeScopes(this.agent);
   }
 
   private get inputSchema(): z.ZodObject | undefined {

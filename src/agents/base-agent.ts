@@ -1,5 +1,6 @@
 import { asAgentError, BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
+import { SHARED_SCOPES, type SharedScope } from "../core/state.js";
 import type { AgentNode, TransferPolicy } from "../router/agent-node.js";
 import { findAgent } from "../router/agent-tree.js";
 import { CallbackContext } from "./callback-context.js";
@@ -15,6 +16,12 @@ export interface BaseAgentConfig {
   subAgents?: readonly BaseAgent[];
   beforeAgent?: OneOrMany<AgentCallback>;
   afterAgent?: OneOrMany<AgentCallback>;
+  /**
+   * The shared state scopes (`app:`, `user:` keys) this agent's own code may read or write: its callbacks,
+   * an instruction function, a custom body. Left out, that code may touch both. A turn reads a scope's
+   * Durable Object only when some agent of the app may use it (docs/scaling.md).
+   */
+  stateScopes?: readonly SharedScope[];
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -28,6 +35,7 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
   abstract readonly transferPolicy: TransferPolicy | undefined;
   private readonly beforeAgent: OneOrMany<AgentCallback> | undefined;
   private readonly afterAgent: OneOrMany<AgentCallback> | undefined;
+  private readonly declaredScopes: readonly SharedScope[] | undefined;
 
   constructor(config: BaseAgentConfig) {
     if (!IDENTIFIER.test(config.name) || config.name === "user") {
@@ -41,6 +49,7 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
     this.subAgents = config.subAgents ?? [];
     this.beforeAgent = config.beforeAgent;
     this.afterAgent = config.afterAgent;
+    this.declaredScopes = config.stateScopes;
     for (const sub of this.subAgents) {
       if (sub.parentAgent) {
         throw new BatonError(
@@ -75,6 +84,28 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
     } finally {
       ctx.span.end();
     }
+  }
+
+  /**
+   * The shared scopes this agent itself may touch (its sub-agents answer for themselves). An agent kind
+   * whose body Baton cannot see may touch both unless it declares `stateScopes`; the built-in kinds narrow it.
+   */
+  sharedScopes(): readonly SharedScope[] {
+    return this.declaredScopes ?? SHARED_SCOPES;
+  }
+
+  /**
+   * Whether this agent runs the body `impl` of a built-in kind, unchanged: a subclass that overrides
+   * `runImpl` or `runAsync` may touch anything, so the built-in kinds narrow their scopes only when it holds.
+   */
+  protected runsBody(impl: unknown): boolean {
+    return this.runImpl === impl && this.runAsync === BaseAgent.prototype.runAsync;
+  }
+
+  /** The scopes this agent's callbacks (the agent callbacks and `more`) may touch: declared, or both if it has any. */
+  protected callbackScopes(...more: unknown[]): readonly SharedScope[] {
+    if (this.declaredScopes) return this.declaredScopes;
+    return [this.beforeAgent, this.afterAgent, ...more].some((c) => c !== undefined) ? SHARED_SCOPES : [];
   }
 
   protected abstract runImpl(ctx: InvocationContext): AsyncGenerator<Event>;

@@ -9,6 +9,7 @@ import type { FunctionTool } from "./function-tool.js";
  */
 export const exitLoop: FunctionTool = {
   name: "exit_loop",
+  stateScopes: [],
   description: "Exits the loop.\n\nCall this function only when you are instructed to do so.",
   isLongRunning: false,
   declaration: () => ({

@@ -1,5 +1,6 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolDeclaration } from "../core/llm.js";
+import type { SharedScope } from "../core/state.js";
 import type { ToolContext } from "./callback-context.js";
 
 export interface FunctionToolConfig<S extends z.ZodType> {
@@ -15,6 +16,11 @@ export interface FunctionToolConfig<S extends z.ZodType> {
    * turn pauses on an `adk_request_confirmation` call; the tool runs when the user confirms it.
    */
   requireConfirmation?: boolean | ((args: z.infer<S>, ctx: ToolContext) => boolean | Promise<boolean>);
+  /**
+   * The shared state scopes (`app:`, `user:` keys) `execute` may read or write through its context. Left
+   * out, both: a turn then reads both scopes' Durable Objects. `[]` for a tool that touches neither.
+   */
+  stateScopes?: readonly SharedScope[];
 }
 
 /** A tool the model can call. Build one with `functionTool`. */
@@ -22,6 +28,8 @@ export interface FunctionTool {
   readonly name: string;
   readonly description: string;
   readonly isLongRunning: boolean;
+  /** The shared scopes it may touch; left out, both (see `FunctionToolConfig.stateScopes`). */
+  readonly stateScopes?: readonly SharedScope[] | undefined;
   declaration(): ToolDeclaration;
   /** Validated call: `{ ok: false }` when the arguments do not match the schema. */
   run(
@@ -45,6 +53,7 @@ export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>)
     name: config.name,
     description: config.description,
     isLongRunning: config.isLongRunning ?? false,
+    stateScopes: config.stateScopes,
     declaration: () => ({ name: config.name, description: config.description, parameters: jsonSchema }),
     async run(args, ctx) {
       const parsed = config.parameters.safeParse(args);

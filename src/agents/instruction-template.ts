@@ -1,4 +1,5 @@
 import { BatonError } from "../core/errors.js";
+import { type SharedScope, scopesOfKeys } from "../core/state.js";
 import type { State } from "./state.js";
 
 /** `{name}`, `{name?}`, and the scoped forms `{app:name}`, `{user:name}`, `{temp:name}`. */
@@ -17,4 +18,9 @@ export function fillInstruction(template: string, state: State): string {
     if (optional) return "";
     throw new BatonError("AGENT_ERROR", `Context variable not found: \`${name}\`.`);
   });
+}
+
+/** The shared scopes whose keys a template's placeholders read (`{app:x}`, `{user:y?}`). */
+export function templateScopes(template: string): SharedScope[] {
+  return scopesOfKeys([...template.matchAll(PLACEHOLDER)].map((match) => match[1] ?? ""));
 }

@@ -1,8 +1,9 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Event } from "../core/event.js";
 import { isFinalResponse } from "../core/event.js";
 import { type GenerateContentConfig, GenerateContentConfigSchema } from "../core/generate-content-config.js";
 import type { ModelSpec, RetryPolicy } from "../core/llm.js";
+import { type SharedScope, unionScopes } from "../core/state.js";
 import type { TransferPolicy } from "../router/agent-node.js";
 import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
 import type { CallbackContext } from "./callback-context.js";
@@ -19,6 +20,7 @@ import type { FunctionTool } from "./function-tool.js";
 import type { IncludeContents } from "./history.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { runLlmStep } from "./llm-step.js";
+import { settingsScopes } from "./state-scopes.js";
 import { transferTool } from "./transfer-tool.js";
 
 export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
@@ -101,6 +103,15 @@ export class LlmAgent extends BaseAgent {
       if (a instanceof LlmAgent && a.config.model !== undefined) return a.config.model;
     }
     return undefined;
+  }
+
+  /** Its callbacks or instruction function (both, unless declared), its instruction template, output key and tools. */
+  override sharedScopes(): readonly SharedScope[] {
+    if (!this.runsBody(LlmAgent.prototype.runImpl)) return super.sharedScopes();
+    const c = this.config;
+    const provider = typeof c.instruction === "function" ? c.instruction : undefined;
+    const callbacks = [c.beforeModel, c.afterModel, c.onModelError, c.beforeTool, c.afterTool, c.onToolError];
+    return unionScopes(this.callbackScopes(provider, ...callbacks), settingsScopes(c));
   }
 
   /** Steps until one ends on a final, partial or no event (ADK `BaseLlmFlow.run_async`). */

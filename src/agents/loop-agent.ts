@@ -1,4 +1,5 @@
 import type { Event } from "../core/event.js";
+import type { SharedScope } from "../core/state.js";
 import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
 
@@ -27,6 +28,11 @@ export class LoopAgent extends BaseAgent {
       );
     }
     this.maxIterations = max === 0 ? undefined : max;
+  }
+
+  /** Only its agent callbacks can touch state: the body just runs the sub-agents. */
+  override sharedScopes(): readonly SharedScope[] {
+    return this.runsBody(LoopAgent.prototype.runImpl) ? this.callbackScopes() : super.sharedScopes();
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {

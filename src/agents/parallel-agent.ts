@@ -1,4 +1,5 @@
 import type { Event } from "../core/event.js";
+import type { SharedScope } from "../core/state.js";
 import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { mergeRuns } from "./merge-runs.js";
@@ -16,6 +17,11 @@ export type ParallelAgentConfig = BaseAgentConfig;
  */
 export class ParallelAgent extends BaseAgent {
   readonly transferPolicy = undefined;
+
+  /** Only its agent callbacks can touch state: the body just runs the sub-agents. */
+  override sharedScopes(): readonly SharedScope[] {
+    return this.runsBody(ParallelAgent.prototype.runImpl) ? this.callbackScopes() : super.sharedScopes();
+  }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
     const runs = this.subAgents.map((sub) => {

@@ -1,3 +1,4 @@
+import { SHARED_SCOPES, type SharedScope } from "../core/state.js";
 import type { BeforeModelCallback, BeforeToolCallback } from "./callbacks.js";
 import type { InvocationContext } from "./invocation-context.js";
 
@@ -15,7 +16,16 @@ export interface RunPlugin {
    * becomes the invocation's error event, authored by the agent that ran.
    */
   afterRun?: (ctx: InvocationContext) => void | Promise<void>;
+  /**
+   * The shared state scopes (`app:`, `user:` keys) its hooks may read or write. Left out, both: every turn
+   * then reads both scopes' Durable Objects (docs/scaling.md).
+   */
+  readonly stateScopes?: readonly SharedScope[];
 }
+
+/** A plugin's shared scopes: what it declares, or both (its hooks see the whole state). */
+export const pluginScopes = (plugin: RunPlugin): readonly SharedScope[] =>
+  plugin.stateScopes ?? SHARED_SCOPES;
 
 type Hook = "beforeModel" | "beforeTool";
 

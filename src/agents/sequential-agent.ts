@@ -1,4 +1,5 @@
 import type { Event } from "../core/event.js";
+import type { SharedScope } from "../core/state.js";
 import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
 
@@ -14,6 +15,11 @@ export type SequentialAgentConfig = BaseAgentConfig;
  */
 export class SequentialAgent extends BaseAgent {
   readonly transferPolicy = undefined;
+
+  /** Only its agent callbacks can touch state: the body just runs the sub-agents. */
+  override sharedScopes(): readonly SharedScope[] {
+    return this.runsBody(SequentialAgent.prototype.runImpl) ? this.callbackScopes() : super.sharedScopes();
+  }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
     for (const sub of this.subAgents) yield* sub.runAsync(ctx);

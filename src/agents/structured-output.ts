@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 
 /** A model's JSON answer may come wrapped in a Markdown code fence; ADK strips a leading one. */

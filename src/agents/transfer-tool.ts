@@ -12,6 +12,7 @@ import type { FunctionTool } from "./function-tool.js";
 export function transferTool(agent: AgentNode): FunctionTool {
   return {
     name: TRANSFER_TOOL_NAME,
+    stateScopes: [],
     description: "Transfers the question to another agent.",
     isLongRunning: false,
     declaration: () => transferToolDeclaration(transferTargets(agent)),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /*
  * ADK's Agent Config YAML (`AgentConfig`, adk-python `agents/*_config.py`), the fields Baton maps, in

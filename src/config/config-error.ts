@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Where in which file a config problem is: `root_agent.yaml: tools[1].name: …`. */
 export const configMessage = (file: string, field: string, problem: string): string =>

@@ -30,6 +30,7 @@ const longRunning = (tool: FunctionTool): FunctionTool => ({
   name: tool.name,
   description: tool.description,
   isLongRunning: true,
+  stateScopes: tool.stateScopes,
   declaration: () => tool.declaration(),
   run: (args, ctx) => tool.run(args, ctx),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { normalizeWireKeys } from "./wire-case.js";
 
 /** A zod object read in ADK's wire shape: camelCase or snake_case keys, `null` treated as absent. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * ADK's `generate_content_config` (genai `GenerateContentConfig`), the fields Baton sends to a model, in

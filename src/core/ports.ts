@@ -33,7 +33,7 @@ export interface ModelCallOptions {
 
 /**
  * How agents call a model without knowing any provider. `models/` implements it over the AI SDK
- * (`aiSdkModels`).
+ * (`aiSdkModelPort`).
  */
 export interface ModelPort {
   /**

@@ -1,6 +1,6 @@
 import type { Event } from "./event.js";
 import type { Session, SessionKey } from "./session.js";
-import type { StateMap } from "./state.js";
+import type { SharedScope, StateMap } from "./state.js";
 import type { TurnTrace } from "./trace.js";
 
 /** Which events a read returns (ADK `GetSessionConfig`). */
@@ -63,8 +63,15 @@ export interface SessionStore {
    * The returned session holds the events selected by `window` (all by default), user event included.
    * Idempotent for the user event: when an event with its id is already stored (a retried delivery
    * resuming its turn), nothing is appended and no state is applied again; the lease is taken all the same.
+   * `scopes` names the shared scopes the turn's agents may read (default both): a store that keeps a
+   * scope elsewhere may leave out the keys of a scope not named and not written by the user event.
    */
-  beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart>;
+  beginTurn(
+    key: SessionKey,
+    userEvent: Event,
+    window?: EventWindow,
+    scopes?: readonly SharedScope[],
+  ): Promise<TurnStart>;
   /**
    * Releases the lease if it is still the current one. Never throws for a lapsed lease. `trace`, the turn's
    * spans, is stored with the session in the same write; a session keeps its last

@@ -46,3 +46,24 @@ export function mergeScopedState(session: StateMap, app: StateMap, user: StateMa
   for (const [key, value] of Object.entries(user)) merged[USER_PREFIX + key] = value;
   return merged;
 }
+
+/** A state scope kept outside the session: `app:` keys (one store per app), `user:` keys (per app and user). */
+export type SharedScope = "app" | "user";
+
+/** Both shared scopes: what code Baton cannot see into may touch. */
+export const SHARED_SCOPES: readonly SharedScope[] = ["app", "user"];
+
+/** The shared scopes that state keys (`app:x`, `user:y`, plain) belong to. */
+export function scopesOfKeys(keys: Iterable<string>): SharedScope[] {
+  const scopes = new Set<SharedScope>();
+  for (const key of keys) {
+    if (key.startsWith(APP_PREFIX)) scopes.add("app");
+    else if (key.startsWith(USER_PREFIX)) scopes.add("user");
+  }
+  return SHARED_SCOPES.filter((scope) => scopes.has(scope));
+}
+
+/** The union of scope lists, in `SHARED_SCOPES` order. */
+export function unionScopes(...lists: readonly (readonly SharedScope[])[]): SharedScope[] {
+  return SHARED_SCOPES.filter((scope) => lists.some((list) => list.includes(scope)));
+}

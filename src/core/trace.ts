@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** OpenTelemetry attribute values (strings, numbers, booleans and arrays of strings). */
 export const SpanValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ContentSchema } from "./content.js";
 
 /** A request's headers, read case-insensitively (a `Headers` object is one). */

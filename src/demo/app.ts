@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { functionTool } from "../agents/function-tool.js";
 import { LlmAgent } from "../agents/llm-agent.js";
 import { userText } from "../core/content.js";
@@ -15,6 +15,8 @@ const getForecast = functionTool({
     const seed = [...city].reduce((sum, ch) => sum + ch.charCodeAt(0), 0);
     return { city, forecast: ["sunny", "cloudy", "rainy", "windy"][seed % 4], highCelsius: 12 + (seed % 15) };
   },
+  // It reads no state: the demo's turns then never call the app's or the user's Durable Object.
+  stateScopes: [],
 });
 
 const weather = new LlmAgent({

@@ -3,7 +3,7 @@ import type {
   LanguageModelV3FunctionTool,
   LanguageModelV3Prompt,
 } from "@ai-sdk/provider";
-import { z } from "zod";
+import * as z from "zod";
 import { RELAY_PREAMBLE } from "../agents/history.js";
 import { readIdentity } from "../transfer/agent-identity.js";
 import { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "../transfer/constants.js";

@@ -1,6 +1,8 @@
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
 import { defaultServices } from "../defaults.js";
+import { aiSdkModelPort } from "../models/ai-sdk-model-port.js";
+import type { ModelProvider } from "../models/model-provider.js";
 import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
@@ -26,6 +28,11 @@ export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & BatonBindings;
 
 export interface WorkerOptions {
   apps: readonly App[];
+  /**
+   * The model providers `provider:model` strings resolve through (`baton/models/openai`, `…/google`…);
+   * `demo:` is built in. Only these providers' SDKs are bundled.
+   */
+  models?: readonly ModelProvider[];
   /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
   /** A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`). */
@@ -59,7 +66,7 @@ const secretOf = (env: BatonWorkerEnv) => (name: string) => {
  * and the queue consumers that run webhook turns (`TURNS`) and record dead letters.
  * @example
  * export * from "baton/cloudflare"; // the Durable Object classes wrangler must see
- * export default createWorker({ apps: [helpdesk] });
+ * export default createWorker({ apps: [helpdesk], models: [openaiCompatible()] });
  */
 export function createWorker(options: WorkerOptions) {
   const apps = new Map<string, App>();
@@ -67,9 +74,11 @@ export function createWorker(options: WorkerOptions) {
     if (apps.has(app.name)) throw new BatonError("invalid_config", `Two apps are named "${app.name}".`);
     apps.set(app.name, app);
   }
+  const models = aiSdkModelPort(options.models);
   const replayApps = withReplay(apps);
   const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
-  const services = (env: BatonWorkerEnv): RunServices => defaultServices({ ...options.services, env });
+  const services = (env: BatonWorkerEnv): RunServices =>
+    defaultServices({ models, ...options.services, env });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;

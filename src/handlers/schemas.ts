@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ContentSchema, wireObject } from "../core/content.js";
 import { EventSchema } from "../core/event.js";
 import { snakeToCamel } from "../core/wire-case.js";

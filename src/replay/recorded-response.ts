@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ContentSchema } from "../core/content.js";
 import type { LlmResponse } from "../core/llm.js";
 import { differences } from "./differences.js";

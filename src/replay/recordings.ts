@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /*
  * ADK's conformance recordings (`generated-recordings.yaml`, Python `Recordings`; every model is

@@ -32,6 +32,8 @@ function llmAgentOf(ctx: CallbackContext): LlmAgent {
  */
 export const adkReplayPlugin: RunPlugin = {
   name: "adk_replay",
+  // It reads `_adk_replay_config` (or its `temp:` form) only: turns need no shared scope for it.
+  stateScopes: [],
   beforeModel: (ctx, request) => {
     const replay = replayIn(ctx);
     if (replay === undefined) return undefined;

@@ -1,6 +1,8 @@
 import type { BaseAgent } from "../agents/base-agent.js";
 import type { RunPlugin } from "../agents/plugins.js";
+import { treeScopes } from "../agents/state-scopes.js";
 import { BatonError } from "../core/errors.js";
+import type { SharedScope } from "../core/state.js";
 import type { WebhookDefinition } from "../core/webhook.js";
 
 export interface AppConfig {
@@ -25,6 +27,8 @@ export interface App extends Readonly<AppConfig> {
   readonly agents: ReadonlyMap<string, BaseAgent>;
   /** The app's hooks by name. */
   readonly hooks: ReadonlyMap<string, WebhookDefinition>;
+  /** The shared state scopes some agent of the tree may touch (`treeScopes`); the runner adds its plugins' and the request's. */
+  readonly stateScopes: readonly SharedScope[];
 }
 
 const APP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -59,5 +63,5 @@ export function defineApp(config: AppConfig): App {
       throw new TypeError(`Two webhooks of app "${config.name}" are named "${hook.name}".`);
     hooks.set(hook.name, hook);
   }
-  return { ...config, agents, hooks };
+  return { ...config, agents, hooks, stateScopes: treeScopes(config.rootAgent) };
 }

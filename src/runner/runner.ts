@@ -1,4 +1,5 @@
 import { InvocationContext } from "../agents/invocation-context.js";
+import { pluginScopes } from "../agents/plugins.js";
 import type { Content } from "../core/content.js";
 import { asAgentError, BatonError, errorFields } from "../core/errors.js";
 import { createEvent, type Event, isFinalResponse } from "../core/event.js";
@@ -6,7 +7,7 @@ import { newInvocationId } from "../core/ids.js";
 import type { RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { SessionStore } from "../core/session-store.js";
-import { type StateMap, TEMP_PREFIX } from "../core/state.js";
+import { type StateMap, scopesOfKeys, TEMP_PREFIX, unionScopes } from "../core/state.js";
 import type { OpenSpan, TurnTrace } from "../core/trace.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
@@ -98,8 +99,19 @@ export class Runner {
     );
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
+    // Only the shared scopes some agent may touch, or the request writes, are read (docs/scaling.md).
+    const scopes = unionScopes(
+      this.app.stateScopes,
+      ...(this.app.plugins ?? []).map(pluginScopes),
+      scopesOfKeys(Object.keys(request.stateDelta ?? {})),
+    );
     const startedAt = this.services.clock.now();
-    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(key, userEvent, window);
+    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(
+      key,
+      userEvent,
+      window,
+      scopes,
+    );
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
     const turnEvent = stored ?? userEvent;
     const recorder = new TraceRecorder(turnEvent.invocationId, this.services.clock, this.services.ids);

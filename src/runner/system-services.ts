@@ -6,7 +6,7 @@ const noModels: ModelPort = {
   call() {
     throw new BatonError(
       "MODEL_CONFIG",
-      "No model port is configured: pass services.models (aiSdkModels from baton), or use defaultServices().",
+      "No model port is configured: pass services.models (aiSdkModelPort from baton), or use defaultServices().",
     );
   },
 };

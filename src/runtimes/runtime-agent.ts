@@ -15,11 +15,13 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { InstructionProvider } from "../agents/llm-agent.js";
 import { buildLlmRequest } from "../agents/llm-request-builder.js";
 import { writeOutputKey } from "../agents/output-key.js";
+import { settingsScopes } from "../agents/state-scopes.js";
 import { resumeConfirmedCalls } from "../agents/tool-execution.js";
 import { transferTool } from "../agents/transfer-tool.js";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { LlmResponse } from "../core/llm.js";
+import { type SharedScope, unionScopes } from "../core/state.js";
 import type { TransferPolicy } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import type { AgentRuntime } from "./agent-runtime.js";
@@ -69,6 +71,15 @@ export class RuntimeAgent extends BaseAgent {
     };
     const tools = [...(config.tools ?? []), transferTool(this)];
     this.toolsByName = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  /** As an LlmAgent: callbacks, instruction, output key and tools; the runtime itself never sees state. */
+  override sharedScopes(): readonly SharedScope[] {
+    if (!this.runsBody(RuntimeAgent.prototype.runImpl)) return super.sharedScopes();
+    const c = this.config;
+    const provider = typeof c.instruction === "function" ? c.instruction : undefined;
+    const callbacks = [c.beforeModel, c.beforeTool, c.afterTool, c.onToolError];
+    return unionScopes(this.callbackScopes(provider, ...callbacks), settingsScopes(c));
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {

@@ -3,7 +3,14 @@ import type { IdSource } from "../core/ids.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
-import { mergeScopedState, type ScopedDelta, type StateMap, splitStateDelta } from "../core/state.js";
+import {
+  mergeScopedState,
+  type ScopedDelta,
+  SHARED_SCOPES,
+  type SharedScope,
+  type StateMap,
+  splitStateDelta,
+} from "../core/state.js";
 import type { TurnTrace } from "../core/trace.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -109,24 +116,31 @@ export class DurableObjectSessionStore implements SessionStore {
     const input = { event: stored, lease: options?.lease, leaseTtlMs: this.#leaseTtlMs };
     unwrap(await this.#session(key).append(input));
     // Shared scopes are written once the session accepted the event (and its lease checked out).
+    // Only the scopes the event writes are called: an event without `app:` keys never reaches the AppObject.
     const split = splitStateDelta(stored.actions.stateDelta);
-    if (!isEmpty(split)) await this.#mergeScopes(key, split);
+    if (!isEmpty(split)) await this.#mergeScopes(key, split, []);
     return stored;
   }
 
-  async beginTurn(key: SessionKey, userEvent: Event, window: EventWindow = {}): Promise<TurnStart> {
+  /** Reads only the shared scopes in `scopes` or written by the user event; the others' keys are left out. */
+  async beginTurn(
+    key: SessionKey,
+    userEvent: Event,
+    window: EventWindow = {},
+    scopes: readonly SharedScope[] = SHARED_SCOPES,
+  ): Promise<TurnStart> {
     assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
     const turn = this.#session(key).beginTurn({ event: stored, window, leaseTtlMs: this.#leaseTtlMs });
     // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,
     // and only if the user event was new (a resumed turn applied its delta the first time).
-    const scopes = isEmpty(split)
-      ? this.#mergeScopes(key, split)
+    const shared = isEmpty(split)
+      ? this.#mergeScopes(key, split, scopes)
       : turn.then((result) =>
-          result.ok ? this.#mergeScopes(key, result.value.resumed ? NO_DELTA : split) : undefined,
+          result.ok ? this.#mergeScopes(key, result.value.resumed ? NO_DELTA : split, scopes) : undefined,
         );
-    const [started, states] = await Promise.all([turn.then(unwrap), scopes]);
+    const [started, states] = await Promise.all([turn.then(unwrap), shared]);
     const state = states
       ? mergeScopedState(started.session.state, states.app, states.user)
       : started.session.state;
@@ -150,10 +164,19 @@ export class DurableObjectSessionStore implements SessionStore {
     return this.#app(appName).ownersOf(sessionId);
   }
 
-  async #mergeScopes(key: SessionKey, split: ScopeDeltas): Promise<{ app: StateMap; user: StateMap }> {
+  /**
+   * Writes each scope's delta and reads back the scopes in `read` or written; a scope neither read nor
+   * written is not called at all (its state is left out of the result).
+   */
+  async #mergeScopes(
+    key: SessionKey,
+    split: ScopeDeltas,
+    read: readonly SharedScope[],
+  ): Promise<{ app: StateMap; user: StateMap }> {
+    const wanted = (scope: SharedScope) => read.includes(scope) || Object.keys(split[scope]).length > 0;
     const [app, user] = await Promise.all([
-      this.#app(key.appName).merge(split.app),
-      this.#user(key.appName, key.userId).merge(split.user),
+      wanted("app") ? this.#app(key.appName).merge(split.app) : {},
+      wanted("user") ? this.#user(key.appName, key.userId).merge(split.user) : {},
     ]);
     return { app, user };
   }

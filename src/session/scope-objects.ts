@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { z } from "zod";
+import * as z from "zod";
 import type { StateMap } from "../core/state.js";
 import { Command, migrate, Query } from "./sql.js";
 import { readState, STATE_TABLE_SQL, writeState } from "./state-table.js";

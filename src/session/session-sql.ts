@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Event, EventSchema } from "../core/event.js";
 import { type TurnTrace, TurnTraceSchema } from "../core/trace.js";
 import { deepFreeze } from "./frozen.js";

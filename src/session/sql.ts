@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 
 /** A named read: its SQL, the types of its bindings, and the zod schema each row is checked against. */

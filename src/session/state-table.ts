@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { StateMap } from "../core/state.js";
 import { Command, parseJson, Query } from "./sql.js";
 

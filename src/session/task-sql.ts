@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { TaskPayloadSchema, type TaskPhase, TaskPhaseSchema, type TaskRecord } from "../core/task-store.js";
 import { Command, parseJson, Query } from "./sql.js";
 

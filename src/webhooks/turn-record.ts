@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { TurnRequestSchema } from "../core/webhook.js";
 
 export const TURN_STATUSES = ["queued", "running", "done", "failed"] as const;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The slice of a Workers KV namespace the card cache uses (binding `AGENT_CARDS`). */
 export interface CardKvNamespace {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { EventActions } from "../../core/event.js";
 import { taskStateName } from "../protocol/task-state.js";
 import { adkParts, modelContent, pauseForUser, roleOf, taskIds } from "./content-of.js";

@@ -2,6 +2,7 @@ import { BaseAgent, type BaseAgentConfig } from "../../agents/base-agent.js";
 import type { InvocationContext } from "../../agents/invocation-context.js";
 import type { Event } from "../../core/event.js";
 import { newFunctionCallId } from "../../core/ids.js";
+import type { SharedScope } from "../../core/state.js";
 import type { A2aMessage } from "../protocol/a2a-objects.js";
 import type { AgentCardJson } from "../protocol/agent-card.js";
 import { sendMessage } from "./a2a-transport.js";
@@ -61,6 +62,14 @@ export class RemoteA2aAgent extends BaseAgent {
     if (config.agentCard === "")
       throw new TypeError(`Remote agent "${config.name}" needs an agent card or its URL.`);
     this.config = config;
+  }
+
+  /** Its callbacks, interceptors and converters (both scopes, unless declared); the peer never sees state. */
+  override sharedScopes(): readonly SharedScope[] {
+    if (!this.runsBody(RemoteA2aAgent.prototype.runImpl)) return super.sharedScopes();
+    const { interceptors = [], converters = {} } = this.config;
+    const hooks = [...interceptors, ...Object.values(converters)];
+    return this.callbackScopes(...hooks);
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {

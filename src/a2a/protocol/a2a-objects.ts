@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * A2A objects in the 1.0 ProtoJSON shape (PLATFORM.md §3.3). The client reads every reply through the

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The transports a card can name (A2A 0.3 `preferredTransport`, 1.0 `protocolBinding`). */
 export const JSONRPC = "JSONRPC";

@@ -1,5 +1,5 @@
 import { AgentCard } from "@a2a-js/sdk";
-import { z } from "zod";
+import * as z from "zod";
 import type { App } from "../../runner/app.js";
 
 /** The protocol versions served on the one JSON-RPC URL, told apart by the `A2A-Version` header. */

@@ -2,7 +2,7 @@ import { A2A_VERSION_HEADER, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { A2A_ERROR_CODE, ContentTypeNotSupportedError, toJsonRpcError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
-import { z } from "zod";
+import * as z from "zod";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
 
 /** Requests larger than this are refused before they are parsed. */

@@ -1,5 +1,5 @@
 import type { Part as A2aPart } from "@a2a-js/sdk";
-import { z } from "zod";
+import * as z from "zod";
 import { FunctionCallSchema, FunctionResponseSchema, type Part } from "../../core/content.js";
 
 /** ADK's DataPart metadata key for function calls and responses (ADK-SEMANTICS §5.2, §6.3). */

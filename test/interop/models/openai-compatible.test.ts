@@ -4,7 +4,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { LlmRequest, LlmResponse } from "../../../src/core/llm.js";
 import { callModel } from "../../../src/models/call-model.js";
-import { resolveModel } from "../../../src/models/resolve-model.js";
+import { ModelRegistry } from "../../../src/models/model-registry.js";
+import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
+
+const registry = new ModelRegistry([openaiCompatible()]);
 
 /** What the fake server answers next; it records every request it gets. */
 type Reply = { status: number; json: unknown } | { status: 200; sse: unknown[] };
@@ -75,7 +78,7 @@ const run = (streaming: boolean) => ({
 });
 
 async function call(request: LlmRequest, streaming: boolean): Promise<LlmResponse[]> {
-  const model = resolveModel("openai-compatible:org/model:latest", env());
+  const model = registry.resolve("openai-compatible:org/model:latest", env());
   const out: LlmResponse[] = [];
   for await (const response of callModel(model, request, run(streaming))) out.push(response);
   return out;

@@ -48,7 +48,7 @@ describe("the layer order, checked by npm test's lint", () => {
     const [diagnostics = []] = await lintAs({
       folder: "agents",
       source:
-        'import { resolveModel } from "../models/resolve-model.js";\nexport const probe = resolveModel;\n',
+        'import { ModelRegistry } from "../models/model-registry.js";\nexport const probe = ModelRegistry;\n',
     });
     expect(categories(diagnostics)).toEqual(["lint/style/noRestrictedImports"]);
     expect(diagnostics[0]?.message).toMatch(/src\/agents\/ may import only from src\/core\/, src\/router\//);

@@ -1,7 +1,7 @@
 import type { Content } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
 import type { RunServices } from "../../../src/core/ports.js";
-import { aiSdkModels } from "../../../src/models/ai-sdk-models.js";
+import { aiSdkModelPort } from "../../../src/models/ai-sdk-model-port.js";
 import type { Runner, RunRequest } from "../../../src/runner/runner.js";
 
 /** Collects every event of one run. */
@@ -32,7 +32,7 @@ export function testServices(): RunServices & { slept: number[]; clockMs: { valu
     },
     random: () => 0.5,
     env: {},
-    models: aiSdkModels,
+    models: aiSdkModelPort(),
     fetch: () => Promise.reject(new Error("test services make no HTTP calls")),
     log: () => undefined,
     slept,

@@ -17,6 +17,7 @@ import {
   createWorker,
   type WorkerOptions,
 } from "../../../src/handlers/create-worker.js";
+import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
 import { sessionObjectName } from "../../../src/session/do-store.js";
 import { TEST_TOKEN } from "./http.js";
 
@@ -28,7 +29,7 @@ export const BASE_URL = "http://baton.test";
  * and in any case when the test that built the Worker finishes, so none of it runs on into the next test.
  */
 export function a2aWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}) {
-  const worker = createWorker(options);
+  const worker = createWorker({ models: [openaiCompatible()], ...options });
   const workerEnv: BatonWorkerEnv = { ...env, API_TOKENS: TEST_TOKEN, ...vars };
   const background: Promise<void>[] = [];
   const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {

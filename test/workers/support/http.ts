@@ -8,6 +8,7 @@ import {
   createWorker,
   type WorkerOptions,
 } from "../../../src/handlers/create-worker.js";
+import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
 
 /** One HTTP request to a Worker; `json` is sent as the body, `token` as the bearer (none when `null`). */
 export interface CallInit extends Omit<RequestInit, "body"> {
@@ -48,7 +49,7 @@ export const TEST_TOKEN = "t-main";
  * `API_TOKENS` defaults to `TEST_TOKEN`, which each call presents unless told otherwise.
  */
 export function callWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}): Call {
-  const worker = createWorker(options);
+  const worker = createWorker({ models: [openaiCompatible()], ...options });
   const workerEnv: BatonWorkerEnv = { ...env, API_TOKENS: TEST_TOKEN, ...vars };
   return async (path, init = {}) => {
     const ctx = createExecutionContext();

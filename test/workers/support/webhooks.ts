@@ -7,6 +7,7 @@ import {
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { createWorker, type WorkerOptions } from "../../../src/handlers/create-worker.js";
+import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
 import type { TurnMessage } from "../../../src/webhooks/turn-record.js";
 import { expectJson, TEST_TOKEN } from "./http.js";
 
@@ -28,7 +29,7 @@ export interface TurnView {
  * with `createMessageBatch` and reads the acks and retries with `getQueueResult`.
  */
 export function hookWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}) {
-  const worker = createWorker(options);
+  const worker = createWorker({ models: [openaiCompatible()], ...options });
   const sent: TurnMessage[] = [];
   const turns = {
     async send(message: TurnMessage) {

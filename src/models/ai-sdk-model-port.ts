@@ -1,0 +1,27 @@
+import type { ModelPort } from "../core/ports.js";
+import { callModel } from "./call-model.js";
+import type { ModelProvider } from "./model-provider.js";
+import { ModelRegistry } from "./model-registry.js";
+
+/**
+ * The model port over the AI SDK: `provider:model` strings resolve through the given providers (plus the
+ * built-in `demo`) configured from the invocation's env, model objects pass through, and calls retry with
+ * the invocation's sleep, randomness and clock (`callModel`).
+ * @example
+ * const runner = new Runner({ app, sessionStore, services: { models: aiSdkModelPort([openai()]) } });
+ */
+export function aiSdkModelPort(providers: readonly ModelProvider[] | ModelRegistry = []): ModelPort {
+  const registry = providers instanceof ModelRegistry ? providers : new ModelRegistry(providers);
+  return {
+    call(spec, request, { streaming, retry, signal, services }) {
+      return callModel(registry.resolve(spec, services.env), request, {
+        streaming,
+        retry,
+        sleep: services.sleep,
+        random: services.random,
+        now: () => services.clock.now(),
+        ...(signal ? { signal } : {}),
+      });
+    },
+  };
+}
