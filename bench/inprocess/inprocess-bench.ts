@@ -103,7 +103,7 @@ export async function inProcessBench(options = { warmup: 20, rounds: 200 }): Pro
   console.log(
     `\nIn-process turns: the real Runner, the in-memory store, zero-latency AI SDK models; a root that` +
       ` transferred once and a specialist that answers. ${options.rounds} interleaved rounds after` +
-      ` ${options.warmup} of warm-up; a session serves 5 turns, so "10 events" is 10–18.`,
+      ` ${options.warmup} of warm-up; a session is replaced once it grew by 10 events or 4%, so "10 events" is 10–18.`,
   );
   console.log(
     "  events   history            median        p99      vs 10 events (median of per-round ratios)",

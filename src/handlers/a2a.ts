@@ -22,7 +22,7 @@ export const a2aCards = new Hono<HonoEnv>().get(
 
 /**
  * `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions; service tokens only, since A2A
- * contexts are not tied to the caller's user (docs/decisions/018).
+ * contexts are not tied to the caller's user (docs/decisions/022).
  */
 export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) => {
   assertService(callerOf(c), "A2A serving");

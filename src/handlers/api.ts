@@ -49,7 +49,7 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   // Deliveries authenticate with their provider's signature, not an API token.
   api.route("/", webhooks);
   api.use(requireToken());
-  // End-user tokens reach only their own user's routes, in the apps they cover (docs/decisions/018).
+  // End-user tokens reach only their own user's routes, in the apps they cover (docs/decisions/022).
   for (const prefix of ["", "/dev"]) {
     api.use(`${prefix}/apps/:app/*`, guardApp);
     api.use(`${prefix}/apps/:app/users/:user/*`, guardUser);

@@ -32,7 +32,7 @@ async function isServiceToken(token: string, tokens: readonly string[]): Promise
 
 /**
  * Authenticates every request behind it and puts its `caller` on the context. A service token from
- * `API_TOKENS` has full access; when end-user mode is on (`JWT_ISSUER`, docs/decisions/018), any other
+ * `API_TOKENS` has full access; when end-user mode is on (`JWT_ISSUER`, docs/decisions/022), any other
  * bearer must be a JWT the issuer signed, and the caller is that end user (`sub`). With neither configured
  * every request is refused, unless `ALLOW_UNAUTHENTICATED` is `"true"` (what `npm run dev` sets).
  */

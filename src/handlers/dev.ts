@@ -72,7 +72,7 @@ for (const prefix of ["", "/dev"]) {
 /**
  * The stored turn traces of a session the dev UI names by id alone: of `?user_id=` when given, else of
  * every user of the app who has a session with that id (ADK keys traces by session id only). An end
- * user's token reads only its own user's traces, in the apps it covers (decision 018).
+ * user's token reads only its own user's traces, in the apps it covers (decision 022).
  */
 async function tracesOf(c: Context<HonoEnv>, appNames: readonly string[], sessionId: string) {
   const store = c.var.deps.sessionStore;

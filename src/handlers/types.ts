@@ -11,7 +11,7 @@ export interface BatonBindings {
   API_TOKENS?: string;
   /** `"true"` serves without tokens: `npm run dev` sets it, a deploy must not. */
   ALLOW_UNAUTHENTICATED?: string;
-  /** End-user mode (docs/decisions/018): the issuer, audience(s) and key set of the users' JWTs. */
+  /** End-user mode (docs/decisions/022): the issuer, audience(s) and key set of the users' JWTs. */
   JWT_ISSUER?: string;
   JWT_AUDIENCE?: string;
   JWT_JWKS_URL?: string;
