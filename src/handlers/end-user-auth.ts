@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { jwk } from "hono/jwk";
 import { decode } from "hono/jwt";
-import { z } from "zod";
+import * as z from "zod";
 import type { RunServices } from "../core/ports.js";
 import type { Caller } from "./caller.js";
 import type { EndUserConfig } from "./end-user-config.js";

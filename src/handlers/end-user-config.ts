@@ -1,5 +1,5 @@
 import type { AsymmetricAlgorithm } from "hono/utils/jwt/jwa";
-import { z } from "zod";
+import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 
 const ALGORITHMS = [

@@ -1,5 +1,5 @@
 import type { HonoJsonWebKey } from "hono/utils/jwt/jws";
-import { z } from "zod";
+import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
 
