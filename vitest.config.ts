@@ -12,6 +12,9 @@ const LEAN_ZOD = [
 const WORKERS_API_TOKEN = "workers-test-token";
 /** The demo entry's GitHub hook secret in workerd tests (what `npm run dev` sets too). */
 const GITHUB_WEBHOOK_SECRET = "dev-only-github-webhook-secret";
+/** The in-suite fuzz run: a few hundred requests; `npm run fuzz -- --requests 3000 --seed N` runs more. */
+const FUZZ_REQUESTS = Number(process.env.BATON_FUZZ_REQUESTS ?? 250);
+const FUZZ_SEED = Number(process.env.BATON_FUZZ_SEED ?? 20261130);
 
 export default defineConfig({
   test: {
@@ -60,7 +63,13 @@ export default defineConfig({
           include: ["test/workers/**/*.test.ts"],
           // The fake OpenAI-compatible server on 127.0.0.1; its URL reaches the tests through `inject`.
           globalSetup: ["./test/workers/support/global-setup.ts"],
-          provide: { workersApiToken: WORKERS_API_TOKEN, githubWebhookSecret: GITHUB_WEBHOOK_SECRET },
+          provide: {
+            workersApiToken: WORKERS_API_TOKEN,
+            githubWebhookSecret: GITHUB_WEBHOOK_SECRET,
+            fuzzRequests: FUZZ_REQUESTS,
+            fuzzSeed: FUZZ_SEED,
+            fuzzReport: process.env.BATON_FUZZ_REPORT === "1",
+          },
         },
       },
     ],
