@@ -81,7 +81,7 @@ export class DurableObjectSessionStore implements SessionStore {
 
   async getSession(key: SessionKey, window: EventWindow = {}): Promise<Session | null> {
     const [session, user, app] = await Promise.all([
-      this.#session(key).get(window),
+      this.#session(key).get(window).then(unwrap),
       this.#user(key.appName, key.userId).merge({}),
       this.#app(key.appName).merge({}),
     ]);
@@ -96,7 +96,7 @@ export class DurableObjectSessionStore implements SessionStore {
     ]);
     const sessions = await Promise.all(
       index.sessionIds.map((sessionId) =>
-        this.#session({ appName, userId, sessionId }).get({ numRecentEvents: 0 }),
+        this.#session({ appName, userId, sessionId }).get({ numRecentEvents: 0 }).then(unwrap),
       ),
     );
     return sessions.flatMap((s) => (s ? [{ ...s, state: mergeScopedState(s.state, app, index.state) }] : []));

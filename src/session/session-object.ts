@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
 import type { Session, SessionKey } from "../core/session.js";
@@ -58,6 +59,15 @@ export interface BeginTurnInput {
 export interface SessionRecord extends Session {}
 
 const notFound = (): RpcResult<never> => refuse(new BatonError("session_not_found", "Session not found"));
+
+/**
+ * A stored row zod refuses, as a `storage_error` refusal. Thrown out of an RPC method, it would reach the
+ * caller too, but workerd also reports it as an uncaught exception of the object; returned, it is the caller's.
+ */
+function refuseUnreadable(error: unknown): RpcResult<never> {
+  if (!(error instanceof z.ZodError)) throw error;
+  return refuse(new BatonError("storage_error", `A stored row is invalid: ${z.prettifyError(error)}`));
+}
 
 const metaOf = (row: SessionRow): SessionMeta => ({
   appName: row.app_name,
@@ -126,10 +136,13 @@ export class SessionObject extends DurableObject {
     return this.#snapshot({});
   }
 
-  /** The session with the events `window` selects, or `null` if it does not exist. */
-  get(window: EventWindow = {}): SessionRecord | null {
+  /**
+   * The session with the events `window` selects, or `null` if it does not exist; `storage_error` for a
+   * stored row zod refuses.
+   */
+  get(window: EventWindow = {}): RpcResult<SessionRecord | null> {
     const result = this.#snapshot(window);
-    return result.ok ? result.value : null;
+    return result.ok || result.code !== "session_not_found" ? result : ok(null);
   }
 
   /** Appends a non-partial event under the lease rules of `SessionStore.appendEvent`. */
@@ -312,6 +325,14 @@ export class SessionObject extends DurableObject {
   }
 
   #snapshot(window: EventWindow): RpcResult<SessionRecord> {
+    try {
+      return this.#read(window);
+    } catch (error) {
+      return refuseUnreadable(error);
+    }
+  }
+
+  #read(window: EventWindow): RpcResult<SessionRecord> {
     const cache = this.#load();
     if (!cache) return notFound();
     const { meta } = cache;

@@ -1,4 +1,3 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
@@ -10,7 +9,7 @@ import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
 import { helloApp } from "../support/apps.js";
 import { fakeModelServer } from "../support/fake-model.js";
 import { callWorker, expectJson, freshIds, noSleep, runBody, sessionsOf } from "../support/http.js";
-import { elapseLease as elapse, heldModel, sessionStub as stubOf } from "../support/turn-control.js";
+import { elapseLease as elapse, heldModel, newLifetime } from "../support/turn-control.js";
 
 // The lost lease is checked in the stored events and frames, so the log port is quiet.
 const services = { sleep: noSleep, log: () => undefined };
@@ -39,9 +38,7 @@ describe("interrupted turns over HTTP", () => {
     const { lease } = await store.beginTurn(key, userEvent);
     const halfDone = [rootText(invocationId, "one"), rootText(invocationId, "two")];
     for (const event of halfDone) await store.appendEvent(key, event, { lease });
-    await expect(
-      runInDurableObject(stubOf(key), (_, state) => state.abort("isolate died")),
-    ).rejects.toThrow();
+    await newLifetime(key);
     const crashed = [userEvent, ...halfDone];
     expect(await sessions.eventsOf(session)).toEqual(crashed);
 

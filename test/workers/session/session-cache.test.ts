@@ -3,8 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { SessionKey } from "../../../src/core/session.js";
 import { DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
+import { unwrap } from "../../../src/session/rpc-result.js";
 import type { SessionObject } from "../../../src/session/session-object.js";
 import { freshApp, idsOf, makeEvent } from "../../contract/fixtures.js";
+import { newLifetime } from "../support/turn-control.js";
 
 const newKey = (): SessionKey => ({ appName: freshApp(), userId: "u1", sessionId: "s1" });
 const stubOf = (key: SessionKey) => env.SESSIONS.getByName(sessionObjectName(key));
@@ -21,12 +23,8 @@ function rowsReadBy(state: DurableObjectState, read: () => unknown): number {
   }
 }
 
-/** Ends the object's lifetime: the next call meets a new instance with nothing in memory. */
-async function restart(key: SessionKey): Promise<void> {
-  await expect(
-    runInDurableObject(stubOf(key), (_, state) => state.abort("a new lifetime for the test")),
-  ).rejects.toThrow();
-}
+/** Ends the object's lifetime: the next call meets an object with nothing in memory. */
+const restart = newLifetime;
 
 describe("SessionObject's cache of its session", () => {
   it("reads each stored row once per lifetime: a second read of the same events reads no rows", async () => {
@@ -38,8 +36,8 @@ describe("SessionObject's cache of its session", () => {
     });
     await restart(key);
     const [first, second] = await runInDurableObject(stubOf(key), (instance: SessionObject, state) => [
-      rowsReadBy(state, () => instance.get()),
-      rowsReadBy(state, () => instance.get({ numRecentEvents: 5 })),
+      rowsReadBy(state, () => unwrap(instance.get())),
+      rowsReadBy(state, () => unwrap(instance.get({ numRecentEvents: 5 }))),
     ]);
     expect(first).toBeGreaterThanOrEqual(20);
     expect(second).toBe(0);
@@ -97,7 +95,10 @@ describe("SessionObject's cache of its session", () => {
       state.storage.sql.exec(`UPDATE events SET json = '{"id": 7, "author": null}'`);
     });
     await restart(key);
-    await expect(store.getSession(key)).rejects.toThrow(/ZodError|invalid/i);
+    await expect(store.getSession(key)).rejects.toMatchObject({
+      code: "storage_error",
+      message: expect.stringMatching(/invalid/i),
+    });
   });
 
   it("grows a cache that holds only the newest events backwards when a larger window is asked for", async () => {

@@ -3,11 +3,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { SessionKey } from "../../../src/core/session.js";
 import { DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
+import { unwrap } from "../../../src/session/rpc-result.js";
 import { APP_SQL_SCHEMA, USER_SQL_SCHEMA } from "../../../src/session/scope-objects.js";
 import type { SessionObject } from "../../../src/session/session-object.js";
 import { SESSION_SQL_SCHEMA } from "../../../src/session/session-sql.js";
 import { migrate, schemaVersion } from "../../../src/session/sql.js";
 import { expectRefusal, freshApp, idsOf, makeEvent } from "../../contract/fixtures.js";
+import { newLifetime } from "../support/turn-control.js";
 
 const newKey = (): SessionKey => ({ appName: freshApp(), userId: "u1", sessionId: "s1" });
 const stubOf = (key: SessionKey) => env.SESSIONS.getByName(sessionObjectName(key));
@@ -45,7 +47,7 @@ describe("SessionObject", () => {
       // A cold read, as by a new lifetime of the object: the appends above are in its cache.
       (instance as unknown as { dropCache(): void }).dropCache();
       const exec = vi.spyOn(state.storage.sql, "exec");
-      const session = instance.get({ numRecentEvents: 50 });
+      const session = unwrap(instance.get({ numRecentEvents: 50 }));
       const cursors = exec.mock.results.flatMap((r) => (r.type === "return" ? [r.value] : []));
       exec.mockRestore();
       return {
@@ -59,7 +61,7 @@ describe("SessionObject", () => {
     expect(rowsRead).toBeLessThan(60);
   });
 
-  it("keeps every appended event when the object is aborted mid-turn", async () => {
+  it("keeps every appended event and the lease when the object starts a new lifetime mid-turn", async () => {
     const store = new DurableObjectSessionStore(env);
     const key = newKey();
     await store.createSession(key);
@@ -67,9 +69,7 @@ describe("SessionObject", () => {
     const { lease } = await store.beginTurn(key, userEvent);
     const replies = [makeEvent({ author: "root", text: "a" }), makeEvent({ author: "root", text: "b" })];
     for (const reply of replies) await store.appendEvent(key, reply, { lease });
-    await expect(
-      runInDurableObject(stubOf(key), (_, state) => state.abort("isolate crashed mid-turn")),
-    ).rejects.toThrow();
+    await newLifetime(key);
     const after = await store.getSession(key);
     expect(idsOf(after?.events ?? [])).toEqual(idsOf([userEvent, ...replies]));
     // The crashed turn's lease outlives the isolate until it lapses.

@@ -19,6 +19,18 @@ export async function elapseLease(key: SessionKey, ms: number): Promise<void> {
   });
 }
 
+/**
+ * A new lifetime of the session's object as its code sees it: nothing of the session left in memory, so the
+ * next call reads, and checks with zod, the session from storage again. (`ctx.abort()` restarts the object
+ * too, but workerd reports each abort as an uncaught exception, with a stack, in the test output.)
+ */
+export async function newLifetime(key: SessionKey): Promise<void> {
+  await runInDurableObject(sessionStub(key), (instance) => {
+    // SAFETY: `dropCache` is the object's protected hook for forgetting what it holds in memory.
+    (instance as unknown as { dropCache(): void }).dropCache();
+  });
+}
+
 /** A demo model whose answers wait for `release()`; `started` resolves once a call is waiting. */
 export function heldModel() {
   const demo = createDemoModel("held");
