@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
@@ -7,6 +8,20 @@ const LEAN_ZOD = [
   { find: /^zod\/v4$/, replacement: fileURLToPath(new URL("./src/zod/v4.ts", import.meta.url)) },
   { find: /^zod\/v3$/, replacement: fileURLToPath(new URL("./src/zod/v3.ts", import.meta.url)) },
 ];
+
+/**
+ * `standardwebhooks` (the tests' reference signer) publishes source maps to TypeScript sources it does not
+ * ship, so vite warns about them on every run. Its JS is loaded here without the dangling map comment.
+ */
+const withoutDanglingMaps = {
+  name: "baton:without-dangling-maps",
+  enforce: "pre" as const,
+  async load(id: string) {
+    if (!/[\\/]node_modules[\\/]standardwebhooks[\\/]dist[\\/][^?]*\.js$/.test(id)) return null;
+    const code = await readFile(id, "utf8");
+    return { code: code.replace(/^\/\/# sourceMappingURL=.*$/m, ""), map: null };
+  },
+};
 
 /** The demo entry's `API_TOKENS` secret in workerd tests; the tests read it back with `inject`. */
 const WORKERS_API_TOKEN = "workers-test-token";
@@ -44,6 +59,7 @@ export default defineConfig({
       },
       {
         plugins: [
+          withoutDanglingMaps,
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             // A deployed Worker's secret: the demo entry's HTTP tests authenticate as a client would.

@@ -70,8 +70,11 @@ describe("ADK's replay mode in the served Worker", () => {
   it("reports a live request that differs from the recording as the agent's error event", async () => {
     const fake = fakeModelServer();
     const ids = freshIds("replay");
+    // The failure goes to the log port too; the test keeps those lines instead of printing them.
+    const logged: string[] = [];
+    const log = (message: string) => void logged.push(message);
     const call = callWorker(
-      { apps: [helloApp(ids.app)], services: { sleep: noSleep } },
+      { apps: [helloApp(ids.app)], services: { sleep: noSleep, log } },
       { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl(), ADK_REPLAY: "true" },
     );
     await sessionsOf(call, ids.app, ids.user).create({ sessionId: ids.session });
@@ -83,5 +86,8 @@ describe("ADK's replay mode in the served Worker", () => {
     expect(event?.errorMessage).toContain("ReplayMismatch: LLM request mismatch in turn 0 for agent 'root'");
     expect(event?.errorMessage).toContain(`contents[0].parts[0].text: expected "${QUESTION}"`);
     expect((await fake.calls()).calls).toEqual([]);
+    expect(logged).toEqual([
+      expect.stringContaining(`Agent "root" failed in ${event?.invocationId}: ReplayMismatch`),
+    ]);
   });
 });
