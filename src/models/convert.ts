@@ -74,26 +74,32 @@ function filePart(part: Part): LanguageModelV3FilePart | undefined {
   return undefined;
 }
 
+function assistantPart(part: Part, ids: CallIds): AssistantPart | undefined {
+  const options = signatureOptions(part);
+  if (part.functionCall) {
+    const { id, name, args } = part.functionCall;
+    const call = {
+      type: "tool-call" as const,
+      toolCallId: ids.forCall(id, name),
+      toolName: name,
+      input: args ?? {},
+    };
+    return withOptions(call, options);
+  }
+  if (part.text !== undefined) {
+    const type = part.thought ? ("reasoning" as const) : ("text" as const);
+    return part.text || options ? withOptions({ type, text: part.text }, options) : undefined;
+  }
+  return filePart(part);
+}
+
 function assistantParts(parts: Part[], ids: CallIds): AssistantPart[] {
-  return parts.flatMap((part): AssistantPart[] => {
-    const options = signatureOptions(part);
-    if (part.functionCall) {
-      const { id, name, args } = part.functionCall;
-      const call = {
-        type: "tool-call" as const,
-        toolCallId: ids.forCall(id, name),
-        toolName: name,
-        input: args ?? {},
-      };
-      return [withOptions(call, options)];
-    }
-    if (part.text !== undefined) {
-      const type = part.thought ? ("reasoning" as const) : ("text" as const);
-      return part.text || options ? [withOptions({ type, text: part.text }, options)] : [];
-    }
-    const file = filePart(part);
-    return file ? [file] : [];
-  });
+  const out: AssistantPart[] = [];
+  for (const part of parts) {
+    const converted = assistantPart(part, ids);
+    if (converted) out.push(converted);
+  }
+  return out;
 }
 
 /** A user content: text and files become a user message; function responses become a tool message before it. */
@@ -132,7 +138,7 @@ export function toPrompt(systemInstruction: string, contents: Content[]): Langua
     if (content.role === "model") {
       const assistant = assistantParts(parts, ids);
       if (assistant.length > 0) prompt.push({ role: "assistant", content: assistant });
-    } else prompt.push(...userMessages(parts, ids));
+    } else for (const message of userMessages(parts, ids)) prompt.push(message);
   }
   return prompt;
 }
