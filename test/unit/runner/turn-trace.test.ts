@@ -101,7 +101,11 @@ describe("each turn's trace", () => {
     const services = testServices();
     const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
     const agent = new LlmAgent({ name: "solo", model: scriptedModel([{ text: "ok" }], "m-1") });
-    const runner = new Runner({ app: defineApp({ name: "long", rootAgent: agent }), sessionStore: store, services });
+    const runner = new Runner({
+      app: defineApp({ name: "long", rootAgent: agent }),
+      sessionStore: store,
+      services,
+    });
     const env = { ids: services.ids, clock: services.clock };
     const events = Array.from({ length: 300 }, (_, i) =>
       createEvent({ invocationId: `old-${i}`, author: "user", content: text(`message ${i}`) }, env),
@@ -110,9 +114,13 @@ describe("each turn's trace", () => {
     await store.createSession({ ...key, events });
     await collect(runner, { userId: "u", sessionId: "long-1", newMessage: text("and now?") });
     const [trace] = await store.listTraces(key);
-    const logged = String(trace?.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"]);
+    const logged = String(
+      trace?.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"],
+    );
     expect(logged.length).toBeLessThanOrEqual(TRACE_LIMITS.attributeChars);
-    expect(logged).toMatch(/^\{"model":"m-1","config":\{"system_instruction":.*"contents":\[\{"role":"user","parts":\[\{"text":"message 0"\}\]\},/);
+    expect(logged).toMatch(
+      /^\{"model":"m-1","config":\{"system_instruction":.*"contents":\[\{"role":"user","parts":\[\{"text":"message 0"\}\]\},/,
+    );
     expect(logged.endsWith(`… (301 contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`)).toBe(true);
   });
 
