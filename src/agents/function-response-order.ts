@@ -6,18 +6,21 @@ import type { Content, Part } from "../core/content.js";
  */
 
 /** The ids of a content's function responses or calls, in part order (one loop: this runs per history message). */
-function idsOf(content: Content | undefined, kind: "functionResponse" | "functionCall"): string[] {
-  const ids: string[] = [];
+function idsOf(content: Content | undefined, kind: "functionResponse" | "functionCall"): readonly string[] {
+  let ids: string[] | undefined;
   for (const part of content?.parts ?? []) {
     const id = part[kind]?.id;
-    if (id) ids.push(id);
+    if (id) (ids ??= []).push(id);
   }
-  return ids;
+  return ids ?? NONE;
 }
 
-const responseIds = (content: Content | undefined): string[] => idsOf(content, "functionResponse");
+/** What most messages hold: one shared empty list rather than a new one per message and turn. */
+const NONE: readonly string[] = Object.freeze([]);
 
-const callIds = (content: Content | undefined): string[] => idsOf(content, "functionCall");
+const responseIds = (content: Content | undefined): readonly string[] => idsOf(content, "functionResponse");
+
+const callIds = (content: Content | undefined): readonly string[] => idsOf(content, "functionCall");
 
 /**
  * One response content from several: a later response for the same call id replaces the earlier one in

@@ -102,25 +102,32 @@ function assistantParts(parts: Part[], ids: CallIds): AssistantPart[] {
   return out;
 }
 
-/** A user content: text and files become a user message; function responses become a tool message before it. */
-function userMessages(parts: Part[], ids: CallIds): LanguageModelV3Message[] {
-  const results: ToolPart[] = [];
-  const content: UserPart[] = [];
+/**
+ * A user content, appended to `prompt`: text and files become a user message; function responses become a
+ * tool message before it. Lists are made only when needed (this runs for every history message).
+ */
+function pushUserMessages(prompt: LanguageModelV3Prompt, parts: Part[], ids: CallIds): void {
+  let results: ToolPart[] | undefined;
+  let content: UserPart[] | undefined;
   for (const part of parts) {
     if (part.functionResponse) {
       const { id, name, response } = part.functionResponse;
       const output = { type: "json" as const, value: jsonOf(response) };
-      results.push({ type: "tool-result", toolCallId: ids.forResponse(id, name), toolName: name, output });
-    } else if (part.text && !part.thought) content.push({ type: "text", text: part.text });
+      const result = {
+        type: "tool-result" as const,
+        toolCallId: ids.forResponse(id, name),
+        toolName: name,
+        output,
+      };
+      (results ??= []).push(result);
+    } else if (part.text && !part.thought) (content ??= []).push({ type: "text", text: part.text });
     else {
       const file = filePart(part);
-      if (file) content.push(file);
+      if (file) (content ??= []).push(file);
     }
   }
-  const messages: LanguageModelV3Message[] = [];
-  if (results.length > 0) messages.push({ role: "tool", content: results });
-  if (content.length > 0) messages.push({ role: "user", content });
-  return messages;
+  if (results) prompt.push({ role: "tool", content: results });
+  if (content) prompt.push({ role: "user", content });
 }
 
 /**
@@ -138,7 +145,7 @@ export function toPrompt(systemInstruction: string, contents: Content[]): Langua
     if (content.role === "model") {
       const assistant = assistantParts(parts, ids);
       if (assistant.length > 0) prompt.push({ role: "assistant", content: assistant });
-    } else for (const message of userMessages(parts, ids)) prompt.push(message);
+    } else pushUserMessages(prompt, parts, ids);
   }
   return prompt;
 }
