@@ -1,10 +1,20 @@
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+/** wrangler.toml's `[alias]` of zod's subpaths (vite does not read it): the workerd tests run what deploys. */
+const LEAN_ZOD = [
+  { find: /^zod\/v4$/, replacement: fileURLToPath(new URL("./src/zod/v4.ts", import.meta.url)) },
+  { find: /^zod\/v3$/, replacement: fileURLToPath(new URL("./src/zod/v3.ts", import.meta.url)) },
+];
 
 /** The demo entry's `API_TOKENS` secret in workerd tests; the tests read it back with `inject`. */
 const WORKERS_API_TOKEN = "workers-test-token";
 /** The demo entry's GitHub hook secret in workerd tests (what `npm run dev` sets too). */
 const GITHUB_WEBHOOK_SECRET = "dev-only-github-webhook-secret";
+/** The in-suite fuzz run: a few hundred requests; `npm run fuzz -- --requests 3000 --seed N` runs more. */
+const FUZZ_REQUESTS = Number(process.env.BATON_FUZZ_REQUESTS ?? 250);
+const FUZZ_SEED = Number(process.env.BATON_FUZZ_SEED ?? 20261130);
 
 export default defineConfig({
   test: {
@@ -44,6 +54,7 @@ export default defineConfig({
             },
           }),
         ],
+        resolve: { alias: LEAN_ZOD },
         test: {
           name: "workers",
           // One module graph for all files: importing src/ (AI SDK providers) in workerd costs ~5 s per file.
@@ -52,7 +63,13 @@ export default defineConfig({
           include: ["test/workers/**/*.test.ts"],
           // The fake OpenAI-compatible server on 127.0.0.1; its URL reaches the tests through `inject`.
           globalSetup: ["./test/workers/support/global-setup.ts"],
-          provide: { workersApiToken: WORKERS_API_TOKEN, githubWebhookSecret: GITHUB_WEBHOOK_SECRET },
+          provide: {
+            workersApiToken: WORKERS_API_TOKEN,
+            githubWebhookSecret: GITHUB_WEBHOOK_SECRET,
+            fuzzRequests: FUZZ_REQUESTS,
+            fuzzSeed: FUZZ_SEED,
+            fuzzReport: process.env.BATON_FUZZ_REPORT === "1",
+          },
         },
       },
     ],

@@ -25,6 +25,8 @@ const event = (status: number, blame: Blame) => ({ status, blame, kind: "event" 
 export const ERROR_CODES = {
   invalid_request: refusal(400, "user"),
   unauthorized: refusal(401, "user"),
+  /** An authenticated caller reaching past what its token allows (another user's session, `app:` state). */
+  forbidden: refusal(403, "user"),
   not_found: refusal(404, "user"),
   app_not_found: refusal(404, "user"),
   session_not_found: refusal(404, "user"),
@@ -34,6 +36,8 @@ export const ERROR_CODES = {
   /** An append of a turn whose A2A task was canceled: the store recorded the cancel instead. */
   turn_canceled: refusal(409, "user"),
   payload_too_large: refusal(413, "user"),
+  /** The identity provider's keys (JWKS) could not be read, so no end-user token can be checked. */
+  auth_unavailable: refusal(503, "upstream"),
   not_supported: refusal(501, "user"),
   /** The app's own definition is wrong (agent names, model settings): the developer's to fix. */
   invalid_config: refusal(500, "user"),

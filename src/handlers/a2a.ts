@@ -7,6 +7,7 @@ import { BatonError } from "../core/errors.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
+import { assertService, callerOf } from "./caller.js";
 import { BATON_VERSION } from "./meta.js";
 import type { HonoEnv } from "./types.js";
 
@@ -19,10 +20,14 @@ export const a2aCards = new Hono<HonoEnv>().get(
   },
 );
 
-/** `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions; behind the bearer tokens. */
-export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) =>
-  handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c))),
-);
+/**
+ * `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions; service tokens only, since A2A
+ * contexts are not tied to the caller's user (docs/decisions/022).
+ */
+export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) => {
+  assertService(callerOf(c), "A2A serving");
+  return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c)));
+});
 
 function cardOf(c: Context<HonoEnv>) {
   const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");

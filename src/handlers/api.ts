@@ -7,6 +7,7 @@ import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
 import { run } from "./run.js";
+import { guardApp, guardUser } from "./scope-guards.js";
 import { sessions } from "./sessions.js";
 import { turns } from "./turns.js";
 import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
@@ -48,6 +49,11 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   // Deliveries authenticate with their provider's signature, not an API token.
   api.route("/", webhooks);
   api.use(requireToken());
+  // End-user tokens reach only their own user's routes, in the apps they cover (docs/decisions/022).
+  for (const prefix of ["", "/dev"]) {
+    api.use(`${prefix}/apps/:app/*`, guardApp);
+    api.use(`${prefix}/apps/:app/users/:user/*`, guardUser);
+  }
   api.route("/", turns);
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);

@@ -5,6 +5,7 @@ import { appInfo } from "../devtools/agent-info.js";
 import { eventHighlights } from "../devtools/event-highlights.js";
 import { eventTrace, sessionTrace } from "../devtools/trace-view.js";
 import { findApp } from "./app-lookup.js";
+import { assertMayActAs, callerOf, mayUseApp } from "./caller.js";
 import type { HonoEnv } from "./types.js";
 
 /** ADK dev UI features Baton does not have; each answers 501 with a sentence the UI can show. */
@@ -70,13 +71,20 @@ for (const prefix of ["", "/dev"]) {
 
 /**
  * The stored turn traces of a session the dev UI names by id alone: of `?user_id=` when given, else of
- * every user of the app who has a session with that id (ADK keys traces by session id only).
+ * every user of the app who has a session with that id (ADK keys traces by session id only). An end
+ * user's token reads only its own user's traces, in the apps it covers (decision 022).
  */
 async function tracesOf(c: Context<HonoEnv>, appNames: readonly string[], sessionId: string) {
   const store = c.var.deps.sessionStore;
+  const caller = callerOf(c);
   const named = c.req.query("user_id");
-  const owners = async (appName: string) =>
-    named ? [named] : ((await store.findSessionOwners?.(appName, sessionId)) ?? []);
+  const owners = async (appName: string) => {
+    if (caller.kind === "end-user") {
+      assertMayActAs(caller, appName, named ?? caller.subject);
+      return [caller.subject];
+    }
+    return named ? [named] : ((await store.findSessionOwners?.(appName, sessionId)) ?? []);
+  };
   const keys = await Promise.all(
     appNames.map(async (appName) =>
       (await owners(appName)).map((userId) => ({ appName, userId, sessionId })),
@@ -88,7 +96,9 @@ async function tracesOf(c: Context<HonoEnv>, appNames: readonly string[], sessio
 
 const appsOf = (c: Context<HonoEnv>): string[] => {
   const name = c.req.param("app");
-  return name === undefined ? [...c.var.deps.apps.keys()] : [findApp(c.var.deps.apps, name).name];
+  if (name !== undefined) return [findApp(c.var.deps.apps, name).name];
+  const caller = callerOf(c);
+  return [...c.var.deps.apps.keys()].filter((app) => mayUseApp(caller, app));
 };
 
 for (const prefix of ["", "/dev/apps/:app"]) {

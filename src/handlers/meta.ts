@@ -1,12 +1,14 @@
 import { Hono } from "hono";
+import { callerOf, mayUseApp } from "./caller.js";
 import type { HonoEnv } from "./types.js";
 
 export const BATON_VERSION = "0.1.0";
 
-/** `GET /list-apps`, `GET /version` (ADK-SEMANTICS §6.1). `/health` is mounted before auth. */
+/** `GET /list-apps` (the apps the caller's token covers), `GET /version` (ADK-SEMANTICS §6.1). `/health` is mounted before auth. */
 export const meta = new Hono<HonoEnv>()
   .get("/list-apps", (c) => {
-    const apps = [...c.var.deps.apps.values()];
+    const caller = callerOf(c);
+    const apps = [...c.var.deps.apps.values()].filter((app) => mayUseApp(caller, app.name));
     if (c.req.query("detailed") !== "true") return c.json(apps.map((a) => a.name));
     return c.json({
       apps: apps.map((a) => ({

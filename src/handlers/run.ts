@@ -5,6 +5,7 @@ import type { Event } from "../core/event.js";
 import { Runner } from "../runner/runner.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
+import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
 import { detachTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
@@ -15,6 +16,9 @@ import type { HonoEnv } from "./types.js";
  * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the lease.
  */
 async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
+  const caller = callerOf(c);
+  assertMayActAs(caller, body.appName, body.userId);
+  assertNoAppState(caller, body.stateDelta, "stateDelta");
   const app = findApp(c.var.deps.apps, body.appName);
   const { sessionStore, services } = c.var.deps;
   const onTrace = otlpTraceSink(c.env, services, (work) => afterResponse(c, work));

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import type { SessionKey } from "../core/session.js";
 import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
+import { assertNoAppState, callerOf } from "./caller.js";
 import { readBody } from "./read-body.js";
 import { CreateSessionBodySchema, PatchSessionBodySchema } from "./schemas.js";
 import type { AppScopedEnv } from "./types.js";
@@ -22,6 +23,11 @@ export const sessions = new Hono<AppScopedEnv>()
   .post("/apps/:app/users/:user/sessions", async (c) => {
     const body = await readBody(c, CreateSessionBodySchema, { optional: true });
     const { sessionId, state, events } = body;
+    const caller = callerOf(c);
+    assertNoAppState(caller, state, "state");
+    events?.forEach((event, i) => {
+      assertNoAppState(caller, event.actions.stateDelta, `events.${i}.actions.stateDelta`);
+    });
     const session = await serviceOf(c).create({
       appName: c.var.app.name,
       userId: c.req.param("user"),
@@ -39,6 +45,7 @@ export const sessions = new Hono<AppScopedEnv>()
   )
   .patch("/apps/:app/users/:user/sessions/:session", async (c) => {
     const { stateDelta } = await readBody(c, PatchSessionBodySchema);
+    assertNoAppState(callerOf(c), stateDelta, "stateDelta");
     return c.json(await serviceOf(c).patchState(keyOf(c.var.app, c.req.param()), stateDelta));
   })
   .delete("/apps/:app/users/:user/sessions/:session", async (c) => {

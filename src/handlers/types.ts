@@ -3,6 +3,7 @@ import type { SessionStore } from "../core/session-store.js";
 import type { TaskStore } from "../core/task-store.js";
 import type { App } from "../runner/app.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
+import type { Caller } from "./caller.js";
 
 /** The vars and secrets the HTTP layer reads; model keys and bindings ride along for the models. */
 export interface BatonBindings {
@@ -10,6 +11,14 @@ export interface BatonBindings {
   API_TOKENS?: string;
   /** `"true"` serves without tokens: `npm run dev` sets it, a deploy must not. */
   ALLOW_UNAUTHENTICATED?: string;
+  /** End-user mode (docs/decisions/022): the issuer, audience(s) and key set of the users' JWTs. */
+  JWT_ISSUER?: string;
+  JWT_AUDIENCE?: string;
+  JWT_JWKS_URL?: string;
+  /** Comma-separated JWS algorithms end-user tokens may use (default `RS256,ES256`). */
+  JWT_ALGORITHMS?: string;
+  /** The claim listing the apps an end-user token may use (array or space-separated); unset, every app. */
+  JWT_APPS_CLAIM?: string;
   /** `"true"` (what `npm run dev` sets): `/` redirects to ADK's dev UI at `/dev-ui/`. */
   DEV_UI?: string;
   /** `"true"` turns on ADK's replay mode (`npm run conformance` sets it; a deploy never does). */
@@ -19,13 +28,14 @@ export interface BatonBindings {
 
 export type HonoEnv<B extends BatonBindings = BatonBindings> = {
   Bindings: B;
-  Variables: { deps: ApiDeps };
+  /** `caller` is set by the auth middleware; routes before it (health, cards, webhooks) have none. */
+  Variables: { deps: ApiDeps; caller?: Caller };
 };
 
 /** The routes under `/apps/:app`: `resolveApp` has put the app on the context. */
 export type AppScopedEnv<B extends BatonBindings = BatonBindings> = {
   Bindings: B;
-  Variables: { deps: ApiDeps; app: App };
+  Variables: { deps: ApiDeps; caller?: Caller; app: App };
 };
 
 /** What the handlers need per request; `createWorker` builds it from the Worker's env. */

@@ -37,8 +37,10 @@ export class DurableObjectTaskStore implements TaskStore {
   }
 
   async followTask(key: TaskKey): Promise<AsyncGenerator<TaskFeedEntry> | null> {
-    const stream = await this.#session(key).followTask(key.taskId);
-    return stream && feedLines(stream);
+    const session = this.#session(key);
+    const followerId = crypto.randomUUID();
+    const stream = await session.followTask(key.taskId, followerId);
+    return stream && feedLines(stream, () => session.unfollowTask(followerId));
   }
 
   async activeTask(key: SessionKey): Promise<string | null> {

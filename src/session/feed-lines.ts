@@ -1,12 +1,21 @@
 import { type TaskFeedEntry, TaskFeedEntrySchema } from "../core/task-store.js";
 
-/** Reads an NDJSON byte stream of feed entries (what `SessionObject.followTask` returns), checked by zod. */
-export async function* feedLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<TaskFeedEntry> {
+/**
+ * Reads an NDJSON byte stream of feed entries (what `SessionObject.followTask` returns), checked by zod.
+ * A reader that stops early asks the writer to end the stream (`stop`) and reads it out: cancelling a
+ * Durable Object's stream from this side makes workerd report the cut as an uncaught error.
+ */
+export async function* feedLines(
+  stream: ReadableStream<Uint8Array>,
+  stop?: () => Promise<void>,
+): AsyncGenerator<TaskFeedEntry> {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
+  let ended = false;
   try {
     while (true) {
       const { done, value } = await reader.read();
+      ended = done;
       if (done) return;
       buffered += value;
       let newline = buffered.indexOf("\n");
@@ -18,6 +27,24 @@ export async function* feedLines(stream: ReadableStream<Uint8Array>): AsyncGener
       }
     }
   } finally {
-    await reader.cancel().catch(() => undefined);
+    if (!ended) await endEarly(reader, stop);
   }
+}
+
+/** Ends a stream the reader leaves before its end: by the writer when it can (then drained), else cancelled. */
+async function endEarly(
+  reader: ReadableStreamDefaultReader<string>,
+  stop: (() => Promise<void>) | undefined,
+) {
+  const stopped = stop
+    ? await stop().then(
+        () => true,
+        () => false,
+      )
+    : false;
+  if (!stopped) return void (await reader.cancel().catch(() => undefined));
+  const drain = async (): Promise<void> => {
+    if (!(await reader.read()).done) return drain();
+  };
+  await drain().catch(() => undefined);
 }

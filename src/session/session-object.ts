@@ -211,8 +211,13 @@ export class SessionObject extends DurableObject {
   }
 
   /** The task's feed as NDJSON (`TaskFeedEntry` per line), or `null` when the task does not exist. */
-  followTask(taskId: string): ReadableStream<Uint8Array> | null {
-    return this.#tasks.follow(taskId);
+  followTask(taskId: string, followerId: string): ReadableStream<Uint8Array> | null {
+    return this.#tasks.follow(taskId, followerId);
+  }
+
+  /** Ends the feed `followTask` opened for `followerId` from this side (a follower that stops early). */
+  unfollowTask(followerId: string): void {
+    this.#tasks.unfollow(followerId);
   }
 
   activeTask(): string | null {

@@ -26,6 +26,8 @@ const line = (entry: TaskFeedEntry): Uint8Array => encoder.encode(`${JSON.string
  */
 export class SessionTasks {
   readonly #hub = new TaskFeedHub();
+  /** How each open feed is ended from this side, by follower id (`unfollow`). */
+  readonly #stops = new Map<string, () => void>();
   /** Whether any task here was ever canceled; read once, then kept, so plain appends skip the lookup. */
   #anyCanceled: boolean | undefined;
 
@@ -61,23 +63,40 @@ export class SessionTasks {
     this.#hub.publish(taskId, updateEntry(null, "active", { update }));
   }
 
-  /** NDJSON of feed entries: the snapshot now, then each later update, until the feed ends. */
-  follow(taskId: string): ReadableStream<Uint8Array> | null {
+  /**
+   * NDJSON of feed entries: the snapshot now, then each later update, until the feed ends or `unfollow`
+   * ends it (so a follower that stops early never cuts the stream from its side).
+   */
+  follow(taskId: string, followerId: string): ReadableStream<Uint8Array> | null {
     const current = this.get(taskId);
     if (!current) return null;
     let remove = (): void => undefined;
+    const forget = () => {
+      remove();
+      this.#stops.delete(followerId);
+    };
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
+        const end = () => {
+          forget();
+          controller.close();
+        };
         const first = snapshotEntry(current);
         controller.enqueue(line(first));
         if (endsFeed(first)) return controller.close();
         remove = this.#hub.add(taskId, (entry) => {
           controller.enqueue(line(entry));
-          if (endsFeed(entry)) controller.close();
+          if (endsFeed(entry)) end();
         });
+        this.#stops.set(followerId, end);
       },
-      cancel: () => remove(),
+      cancel: forget,
     });
+  }
+
+  /** Ends the feed `follow` opened for `followerId`; one already ended is left alone. */
+  unfollow(followerId: string): void {
+    this.#stops.get(followerId)?.();
   }
 
   active(): string | null {

@@ -52,7 +52,13 @@ export async function deliverResult(
   }
   const body = JSON.stringify(resultBody(record, final));
   for (let attempt = 1; attempt <= RESULT_ATTEMPTS; attempt++) {
-    const signed = signStandardWebhook(secret, record.turnId, deps.clock.now(), body);
+    const signed = await signStandardWebhook(secret, record.turnId, deps.clock.now(), body);
+    if (!signed) {
+      deps.log(
+        `Turn ${record.turnId}: the secret ${onResult.secretName} is not a Standard Webhooks key (whsec_<base64>); nothing delivered.`,
+      );
+      return "failed";
+    }
     let problem: string;
     try {
       const response = await deps.fetch(onResult.url, {

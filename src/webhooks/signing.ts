@@ -48,6 +48,17 @@ export async function hmacSha256Matches(
   return crypto.subtle.verify("HMAC", await hmacKey(key, "verify"), signature, message);
 }
 
+/** The HMAC-SHA256 of `message` under `key`. */
+export async function hmacSha256(
+  key: Uint8Array<ArrayBuffer>,
+  message: Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(key, "sign"), message));
+}
+
+/** Bytes to standard base64. */
+export const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
+
 /** SHA-256 of `bytes`, as lowercase hex. */
 export async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));

@@ -1,6 +1,5 @@
-import { Webhook } from "standardwebhooks";
 import type { Verifier } from "../core/webhook.js";
-import { concatBytes, fromBase64, hmacSha256Matches, utf8 } from "./signing.js";
+import { concatBytes, fromBase64, hmacSha256, hmacSha256Matches, toBase64, utf8 } from "./signing.js";
 import {
   accepted,
   DEFAULT_TOLERANCE_SECONDS,
@@ -50,19 +49,23 @@ export function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> | n
 }
 
 /**
- * Signs an outgoing message the Standard Webhooks way (the `standardwebhooks` package): the three headers
- * a receiver checks. `id` stays the same across retries of one message, so receivers can dedupe.
+ * Signs an outgoing message the Standard Webhooks way: the three headers a receiver checks, or `null` when
+ * `secret` is not a `whsec_<base64>` key. `id` stays the same across retries of one message, so receivers
+ * can dedupe.
  */
-export function signStandardWebhook(
+export async function signStandardWebhook(
   secret: string,
   id: string,
   nowMs: number,
   body: string,
-): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
-  const timestamp = new Date(Math.floor(nowMs / 1000) * 1000);
+): Promise<Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> | null> {
+  const key = standardWebhooksKey(secret);
+  if (!key) return null;
+  const timestamp = String(Math.floor(nowMs / 1000));
+  const signature = await hmacSha256(key, utf8(`${id}.${timestamp}.${body}`));
   return {
     "webhook-id": id,
-    "webhook-timestamp": String(Math.floor(nowMs / 1000)),
-    "webhook-signature": new Webhook(secret).sign(id, timestamp, body),
+    "webhook-timestamp": timestamp,
+    "webhook-signature": `v1,${toBase64(signature)}`,
   };
 }

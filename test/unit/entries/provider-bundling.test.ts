@@ -2,7 +2,9 @@ import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { BUNDLES } from "../../../bench/bundle/bundle-bench.js";
 import { bundledFiles, duplicatePackages, packageShares } from "../../../bench/bundle/package-shares.js";
+import { wranglerBuild } from "../../../bench/bundle/wrangler-build.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const PROVIDER_SDKS = ["@ai-sdk/google", "@ai-sdk/anthropic", "@ai-sdk/openai", "workers-ai-provider"];
@@ -51,4 +53,23 @@ describe("what a Worker bundles", () => {
     const metafile = await bundle("bench/bundle/openai-compatible-worker.ts");
     expect(Object.fromEntries(duplicatePackages(metafile))).toEqual({});
   });
+
+  for (const { label, entry, targetKiB } of BUNDLES)
+    it(`keeps the ${label} within ${targetKiB} KiB gzip as wrangler deploys it`, async () => {
+      const built = await wranglerBuild(entry);
+      expect(built.gzipKiB).toBeLessThanOrEqual(targetKiB);
+    }, 60_000);
+
+  it("serves the AI SDK's zod imports from the lean modules: English only, no code generator, no v3 layer", async () => {
+    const { metafile } = await wranglerBuild("bench/bundle/openai-compatible-worker.ts");
+    const files = [...bundledFiles(metafile).keys()];
+    expect(files).toContain("node_modules/@ai-sdk/openai-compatible/dist/index.mjs");
+    expect(files.filter((f) => f.includes("zod/v4/locales/"))).toEqual(["node_modules/zod/v4/locales/en.js"]);
+    expect(files.filter((f) => f.includes("node_modules/zod/v3/"))).toEqual([]);
+    // Of zod's compile module, only its error classes and `withParser` stay (~1 KB); the generator is ~30 KB.
+    expect(bundledFiles(metafile).get("node_modules/zod/v4/core/compile.js") ?? 0).toBeLessThan(4_000);
+    expect(packagesOf(metafile).filter((name) => ["standardwebhooks", "fast-sha256"].includes(name))).toEqual(
+      [],
+    );
+  }, 60_000);
 });

@@ -6,7 +6,8 @@ import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
 import { a2aWorker, BASE_URL } from "../support/a2a.js";
 import { noSleep } from "../support/http.js";
 
-const services = { sleep: noSleep };
+// Agent failures are expected here and checked in the stored events, so the log port is quiet.
+const services = { sleep: noSleep, log: () => undefined };
 const CardSchema = z.looseObject({
   skills: z.array(z.object({ id: z.string(), description: z.string() })),
   securitySchemes: z.unknown().optional(),

@@ -7,7 +7,8 @@ import { a2aWorker, asTask, BASE_URL, kindOf, textOf, userMessage, v03Client } f
 import { gatedApp, scriptedApp } from "../support/a2a-apps.js";
 import { noSleep } from "../support/http.js";
 
-const services = { sleep: noSleep };
+// Agent failures are expected here and checked in the stored events, so the log port is quiet.
+const services = { sleep: noSleep, log: () => undefined };
 const lastEvent = async (app: string, contextId: string) =>
   (
     await new DurableObjectSessionStore(env).getSession({

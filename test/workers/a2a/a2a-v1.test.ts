@@ -7,7 +7,8 @@ import { a2aWorker, asTask, kindOf, storedUpdates, textOf, userMessage, v1Client
 import { approvalApp, gatedApp, scriptedApp } from "../support/a2a-apps.js";
 import { noSleep } from "../support/http.js";
 
-const services = { sleep: noSleep };
+// Agent failures are expected here and checked in the stored events, so the log port is quiet.
+const services = { sleep: noSleep, log: () => undefined };
 const sessionKey = (app: string, contextId: string) => ({
   appName: app,
   userId: `A2A_USER_${contextId}`,

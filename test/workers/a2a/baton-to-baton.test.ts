@@ -10,7 +10,8 @@ import { a2aWorker, asTask, BASE_URL, textOf, userMessage, v1Client } from "../s
 import { scriptedApp } from "../support/a2a-apps.js";
 import { noSleep } from "../support/http.js";
 
-const services = { sleep: noSleep };
+// Agent failures are expected here and checked in the stored events, so the log port is quiet.
+const services = { sleep: noSleep, log: () => undefined };
 const storedEvents = async (app: string, userId: string, sessionId: string) =>
   (await new DurableObjectSessionStore(env).getSession({ appName: app, userId, sessionId }))?.events ?? [];
 

@@ -23,11 +23,23 @@ class TwoStepAgent extends BaseAgent {
   }
 }
 
+/** Says "one", waits for the test's gate, then fails: a turn whose end is an error, after its client left. */
+class FailAfterGateAgent extends TwoStepAgent {
+  protected override async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
+    yield ctx.newEvent({ content: { role: "model", parts: [{ text: "one" }] } });
+    this.started.resolve();
+    await this.gate.promise;
+    throw new Error("the tool blew up");
+  }
+}
+
 /** A Worker on a two-step app; `send` returns the response and the execution context's settled promise. */
-function setup() {
+function setup(Agent: typeof TwoStepAgent = TwoStepAgent) {
   const ids = freshIds("gone");
-  const agent = new TwoStepAgent({ name: "root" });
-  const worker = createWorker({ apps: [defineApp({ name: ids.app, rootAgent: agent })] });
+  const agent = new Agent({ name: "root" });
+  // The failure is checked in the stored events, so the log port is quiet.
+  const services = { log: () => undefined };
+  const worker = createWorker({ apps: [defineApp({ name: ids.app, rootAgent: agent })], services });
   const workerEnv = { ...env, API_TOKENS: TEST_TOKEN };
   const send = (path: string, body: unknown, signal?: AbortSignal) => {
     const ctx = createExecutionContext();
@@ -100,6 +112,25 @@ describe("a turn always ends, whatever the client does", () => {
     await Promise.allSettled([response]);
     await settled();
     expect(texts(await sessions.eventsOf(session))).toEqual(whole);
+    await expectJson(call("/run", { json: runBody(app, user, session, "again"), method: "POST" }), 200);
+  });
+
+  it("stores the error event of a /run_sse turn that failed after its client left, and frees the session", async () => {
+    const { app, user, session, agent, send, sessions, call } = setup(FailAfterGateAgent);
+    await sessions.create({ sessionId: session });
+    const { response, settled } = send("/run_sse", runBody(app, user, session, "hi"));
+    const reader = (await response).body?.getReader();
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toContain('"one"');
+    await reader?.cancel("client gone");
+    agent.gate.resolve();
+    await settled();
+    const stored = await sessions.eventsOf(session);
+    expect(stored.map((e) => [e.author, e.errorCode])).toEqual([
+      ["user", undefined],
+      ["root", undefined],
+      ["root", "AGENT_ERROR"],
+    ]);
+    expect(stored.at(-1)?.errorMessage).toContain("the tool blew up");
     await expectJson(call("/run", { json: runBody(app, user, session, "again"), method: "POST" }), 200);
   });
 });

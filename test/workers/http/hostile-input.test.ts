@@ -116,6 +116,19 @@ describe("hostile keys and shapes are refused with 400 and leave nothing stored"
     },
   );
 
+  it.each([
+    ["a newMessage part", (b: string) => b.replace('"parts":[{', '"parts":[{"__proto__": {"x": 1}, ')],
+    ["customMetadata", (b: string) => b.replace(/}$/, ', "customMetadata": {"constructor": {"x": 1}}}')],
+  ])("refuses a hostile key in %s of /run with 400, storing nothing", async (_where, inject) => {
+    const { call, sessions, app, user, session, fake } = setup();
+    await sessions.create({ sessionId: session });
+    const body = inject(JSON.stringify(runBody(app, user, session, "hi")));
+    const res = await call("/run", { method: "POST", headers: json, body });
+    expect((await expectJson<{ detail: string }>(res, 400)).detail).toMatch(/__proto__|constructor/);
+    expect(await sessions.get(session)).toMatchObject({ events: [], state: {} });
+    expect((await fake.calls()).calls).toEqual([]);
+  });
+
   it("accepts state nested exactly to the limit", async () => {
     const { call, sessions, app, user, session } = setup();
     const body = `{"sessionId": "${session}", "state": {"d": ${nested(MAX_JSON_DEPTH - 2)}}}`;

@@ -12,7 +12,8 @@ import { fakeModelServer } from "../support/fake-model.js";
 import { callWorker, expectJson, freshIds, noSleep, runBody, sessionsOf } from "../support/http.js";
 import { elapseLease as elapse, heldModel, sessionStub as stubOf } from "../support/turn-control.js";
 
-const services = { sleep: noSleep };
+// The lost lease is checked in the stored events and frames, so the log port is quiet.
+const services = { sleep: noSleep, log: () => undefined };
 const eventEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
 
 /** An event of the `root` agent with this text. */

@@ -9,6 +9,7 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
+import { onTestFinished } from "vitest";
 import { z } from "zod";
 import type { SessionKey } from "../../../src/core/session.js";
 import {
@@ -24,7 +25,8 @@ export const BASE_URL = "http://baton.test";
 
 /**
  * A `createWorker` Worker reached through `fetch`, as an A2A client reaches it: each request gets its own
- * execution context, whose `waitUntil` work (a turn that outlives its stream) is awaited by `settle()`.
+ * execution context, whose `waitUntil` work (a turn that outlives its stream) is awaited by `settle()`,
+ * and in any case when the test that built the Worker finishes, so none of it runs on into the next test.
  */
 export function a2aWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}) {
   const worker = createWorker({ models: [openaiCompatible()], ...options });
@@ -44,7 +46,11 @@ export function a2aWorker(options: WorkerOptions, vars: Record<string, string | 
     background.push(waitOnExecutionContext(ctx));
     return response;
   };
-  return { fetchImpl, settle: () => Promise.all(background) };
+  const settle = () => Promise.all(background);
+  onTestFinished(async () => {
+    await settle();
+  });
+  return { fetchImpl, settle };
 }
 
 /** An `@a2a-js/sdk` client speaking A2A 1.0, built from the app's card like any client. */

@@ -30,6 +30,11 @@ declare module "vitest" {
     resultSecret: string;
     /** The demo entry's `GITHUB_WEBHOOK_SECRET`. */
     githubWebhookSecret: string;
+    /** How many requests the fuzz test sends, and its PRNG seed (`npm run fuzz` sets both). */
+    fuzzRequests: number;
+    fuzzSeed: number;
+    /** Print the fuzz run's figures (`npm run fuzz`). */
+    fuzzReport: boolean;
   }
 }
 

@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { Verifier } from "../../../src/core/webhook.js";
+import { signStandardWebhook } from "../../../src/webhooks/standard-webhooks.js";
 import { verifiers } from "../../../src/webhooks/verifiers.js";
 import { sign } from "../support/webhooks.js";
 
@@ -161,6 +162,23 @@ describe("verifiers.standardWebhooks (webhook-id, webhook-timestamp, webhook-sig
     expect(new Webhook(vector.secret).sign(vector.id, new Date(vector.timestamp * 1000), vector.body)).toBe(
       vector.signature,
     );
+  });
+
+  it("signs results (onResult) as the standardwebhooks package does, and the package accepts them", async () => {
+    const signed = await signStandardWebhook(
+      vector.secret,
+      vector.id,
+      vector.timestamp * 1000 + 999,
+      vector.body,
+    );
+    expect(signed).toEqual(headers);
+    // The package's verify checks the timestamp against its own clock.
+    const now = await signStandardWebhook(vector.secret, "msg_y", Date.now(), '{"a":1}');
+    expect(new Webhook(vector.secret).verify('{"a":1}', { ...now })).toEqual({ a: 1 });
+  });
+
+  it("signs nothing with a secret that is not a Standard Webhooks key", async () => {
+    expect(await signStandardWebhook("whsec_not base64!", "msg_z", 1_900_000_000_000, "{}")).toBeNull();
   });
 
   it("refuses a stale timestamp, another id, another secret, or missing headers", async () => {

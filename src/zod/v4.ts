@@ -1,0 +1,13 @@
+/**
+ * A lean `zod/v4` for Worker bundles (wrangler `[alias] "zod/v4" = …`, README "Bundle size"). The AI SDK
+ * imports `{ z } from "zod/v4"` and uses `z` as a value, so a bundler keeps every member of that namespace,
+ * all 64 locales included (~370 KB). Here `z` is this module: zod's classic API from the very modules
+ * `zod` resolves to (schemas built through either are one zod), with only the English locale (in `locales`
+ * and in `core`) and `compile` as Workers run it. Local exports shadow the star-exported ones.
+ */
+import * as z from "./v4.js";
+
+export * from "zod";
+export * as core from "./v4-core.js";
+export { compile, locales } from "./v4-core.js";
+export { z, z as default };
