@@ -10,7 +10,9 @@ function idsOf(content: Content | undefined, kind: "functionResponse" | "functio
   let ids: string[] | undefined;
   for (const part of content?.parts ?? []) {
     const id = part[kind]?.id;
-    if (id) (ids ??= []).push(id);
+    if (!id) continue;
+    ids ??= [];
+    ids.push(id);
   }
   return ids ?? NONE;
 }

@@ -119,12 +119,15 @@ function pushUserMessages(prompt: LanguageModelV3Prompt, parts: Part[], ids: Cal
         toolName: name,
         output,
       };
-      (results ??= []).push(result);
-    } else if (part.text && !part.thought) (content ??= []).push({ type: "text", text: part.text });
-    else {
-      const file = filePart(part);
-      if (file) (content ??= []).push(file);
+      results = results ?? [];
+      results.push(result);
+      continue;
     }
+    const user: UserPart | undefined =
+      part.text && !part.thought ? { type: "text", text: part.text } : filePart(part);
+    if (user === undefined) continue;
+    content = content ?? [];
+    content.push(user);
   }
   if (results) prompt.push({ role: "tool", content: results });
   if (content) prompt.push({ role: "user", content });
