@@ -1,15 +1,28 @@
-import { type Content, functionCallsOf, functionResponsesOf, type Part } from "../core/content.js";
+import type { Content, Part } from "../core/content.js";
 
 /*
  * ADK's history rewrites for long-running calls (`contents.py`): a function response, however late it
  * came, sits right after its call, and only its newest version counts (ADK-SEMANTICS §3.6).
  */
 
-const responseIds = (content: Content | undefined): string[] =>
-  functionResponsesOf(content).flatMap((r) => (r.id ? [r.id] : []));
+/** The ids of a content's function responses or calls, in part order (one loop: this runs per history message). */
+function idsOf(content: Content | undefined, kind: "functionResponse" | "functionCall"): readonly string[] {
+  let ids: string[] | undefined;
+  for (const part of content?.parts ?? []) {
+    const id = part[kind]?.id;
+    if (!id) continue;
+    ids ??= [];
+    ids.push(id);
+  }
+  return ids ?? NONE;
+}
 
-const callIds = (content: Content | undefined): string[] =>
-  functionCallsOf(content).flatMap((c) => (c.id ? [c.id] : []));
+/** What most messages hold: one shared empty list rather than a new one per message and turn. */
+const NONE: readonly string[] = Object.freeze([]);
+
+const responseIds = (content: Content | undefined): readonly string[] => idsOf(content, "functionResponse");
+
+const callIds = (content: Content | undefined): readonly string[] => idsOf(content, "functionCall");
 
 /**
  * One response content from several: a later response for the same call id replaces the earlier one in
@@ -67,17 +80,18 @@ export function latestResponseAfterItsCall(contents: readonly Content[]): Conten
  * A response whose call is not in the history is dropped, as in ADK; id-less responses stay in place.
  */
 export function responsesAfterTheirCalls(contents: readonly Content[]): Content[] {
+  const answered = contents.map(responseIds);
   const newestIndex = new Map<string, number>();
-  contents.forEach((c, i) => {
-    for (const id of responseIds(c)) newestIndex.set(id, i);
+  answered.forEach((ids, i) => {
+    for (const id of ids) newestIndex.set(id, i);
   });
   const out: Content[] = [];
-  for (const content of contents) {
-    if (responseIds(content).length > 0) continue;
+  for (const [i, content] of contents.entries()) {
+    if ((answered[i]?.length ?? 0) > 0) continue;
     out.push(content);
-    const indices = [...new Set(callIds(content).flatMap((id) => newestIndex.get(id) ?? []))].sort(
-      (a, b) => a - b,
-    );
+    const calls = callIds(content);
+    if (calls.length === 0) continue;
+    const indices = [...new Set(calls.flatMap((id) => newestIndex.get(id) ?? []))].sort((a, b) => a - b);
     const responses = indices.flatMap((i) => contents[i] ?? []);
     if (responses.length === 1 && responses[0]) out.push(responses[0]);
     else if (responses.length > 1) out.push(mergeResponses(responses));

@@ -1,5 +1,5 @@
 import type { LlmRequest, LlmResponse, ModelSpec } from "../core/llm.js";
-import { ATTR, type SpanAttributes } from "../core/trace.js";
+import { ATTR, type SpanAttributes, TRACE_LIMITS } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
 
@@ -25,6 +25,23 @@ const modelName = (spec: ModelSpec | undefined): { system: string; model: string
   return at < 0 ? { system: spec, model: spec } : { system: spec.slice(0, at), model: spec.slice(at + 1) };
 };
 
+/**
+ * The request as ADK logs it (`{model, config, contents}` as JSON), serialising only as many contents as
+ * the trace keeps: a span costs the same at 10 history messages as at 10,000. Past
+ * `TRACE_LIMITS.attributeChars` the text is cut there, ending with how many contents the request had.
+ */
+function loggedRequest(model: string, request: LlmRequest): string {
+  const config = { system_instruction: request.systemInstruction, tools: request.tools.map((t) => t.name) };
+  const { contents } = request;
+  // `{...,"contents":[]}` without its closing `]}`: each content's JSON is appended until the limit.
+  let text = JSON.stringify({ model, config, contents: [] }).slice(0, -2);
+  for (let i = 0; i < contents.length && text.length <= TRACE_LIMITS.attributeChars; i++)
+    text += (i === 0 ? "" : ",") + JSON.stringify(contents[i]);
+  if (text.length + 2 <= TRACE_LIMITS.attributeChars) return `${text}]}`;
+  const tail = `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
+  return text.slice(0, TRACE_LIMITS.attributeChars - tail.length) + tail;
+}
+
 /** `call_llm` (operation `generate_content`): the model, the event it makes, and the request as ADK logs it. */
 export function modelSpanAttributes(
   ctx: InvocationContext,
@@ -33,18 +50,13 @@ export function modelSpanAttributes(
   request: LlmRequest,
 ): SpanAttributes {
   const { system, model } = modelName(spec);
-  const logged = {
-    model,
-    config: { system_instruction: request.systemInstruction, tools: request.tools.map((t) => t.name) },
-    contents: request.contents,
-  };
   return {
     [ATTR.operation]: "generate_content",
     [ATTR.system]: system,
     [ATTR.requestModel]: model,
     [ATTR.agentName]: ctx.agent.name,
     [ATTR.eventId]: eventId,
-    [ATTR.llmRequest]: JSON.stringify(logged),
+    [ATTR.llmRequest]: loggedRequest(model, request),
     ...invocationAttributes(ctx),
   };
 }

@@ -88,6 +88,10 @@ export function confirmedCalls(
   events: readonly Event[],
   branch: string | undefined,
 ): ConfirmedCalls | undefined {
+  // Most turns answer no confirmation: the newest user event says so without a pass over the session.
+  const newestUser = events.findLast((e) => e.author === "user" && onBranch(e.branch, branch));
+  if (!functionResponsesOf(newestUser?.content).some((r) => r.name === REQUEST_CONFIRMATION && r.id))
+    return undefined;
   const visible = events.filter((e) => onBranch(e.branch, branch));
   const userIndex = visible.findLastIndex((e) => e.author === "user");
   const answers = new Map<string, ToolConfirmation>();

@@ -74,47 +74,63 @@ function filePart(part: Part): LanguageModelV3FilePart | undefined {
   return undefined;
 }
 
-function assistantParts(parts: Part[], ids: CallIds): AssistantPart[] {
-  return parts.flatMap((part): AssistantPart[] => {
-    const options = signatureOptions(part);
-    if (part.functionCall) {
-      const { id, name, args } = part.functionCall;
-      const call = {
-        type: "tool-call" as const,
-        toolCallId: ids.forCall(id, name),
-        toolName: name,
-        input: args ?? {},
-      };
-      return [withOptions(call, options)];
-    }
-    if (part.text !== undefined) {
-      const type = part.thought ? ("reasoning" as const) : ("text" as const);
-      return part.text || options ? [withOptions({ type, text: part.text }, options)] : [];
-    }
-    const file = filePart(part);
-    return file ? [file] : [];
-  });
+function assistantPart(part: Part, ids: CallIds): AssistantPart | undefined {
+  const options = signatureOptions(part);
+  if (part.functionCall) {
+    const { id, name, args } = part.functionCall;
+    const call = {
+      type: "tool-call" as const,
+      toolCallId: ids.forCall(id, name),
+      toolName: name,
+      input: args ?? {},
+    };
+    return withOptions(call, options);
+  }
+  if (part.text !== undefined) {
+    const type = part.thought ? ("reasoning" as const) : ("text" as const);
+    return part.text || options ? withOptions({ type, text: part.text }, options) : undefined;
+  }
+  return filePart(part);
 }
 
-/** A user content: text and files become a user message; function responses become a tool message before it. */
-function userMessages(parts: Part[], ids: CallIds): LanguageModelV3Message[] {
-  const results: ToolPart[] = [];
-  const content: UserPart[] = [];
+function assistantParts(parts: Part[], ids: CallIds): AssistantPart[] {
+  const out: AssistantPart[] = [];
+  for (const part of parts) {
+    const converted = assistantPart(part, ids);
+    if (converted) out.push(converted);
+  }
+  return out;
+}
+
+/**
+ * A user content, appended to `prompt`: text and files become a user message; function responses become a
+ * tool message before it. Lists are made only when needed (this runs for every history message).
+ */
+function pushUserMessages(prompt: LanguageModelV3Prompt, parts: Part[], ids: CallIds): void {
+  let results: ToolPart[] | undefined;
+  let content: UserPart[] | undefined;
   for (const part of parts) {
     if (part.functionResponse) {
       const { id, name, response } = part.functionResponse;
       const output = { type: "json" as const, value: jsonOf(response) };
-      results.push({ type: "tool-result", toolCallId: ids.forResponse(id, name), toolName: name, output });
-    } else if (part.text && !part.thought) content.push({ type: "text", text: part.text });
-    else {
-      const file = filePart(part);
-      if (file) content.push(file);
+      const result = {
+        type: "tool-result" as const,
+        toolCallId: ids.forResponse(id, name),
+        toolName: name,
+        output,
+      };
+      results = results ?? [];
+      results.push(result);
+      continue;
     }
+    const user: UserPart | undefined =
+      part.text && !part.thought ? { type: "text", text: part.text } : filePart(part);
+    if (user === undefined) continue;
+    content = content ?? [];
+    content.push(user);
   }
-  const messages: LanguageModelV3Message[] = [];
-  if (results.length > 0) messages.push({ role: "tool", content: results });
-  if (content.length > 0) messages.push({ role: "user", content });
-  return messages;
+  if (results) prompt.push({ role: "tool", content: results });
+  if (content) prompt.push({ role: "user", content });
 }
 
 /**
@@ -132,7 +148,7 @@ export function toPrompt(systemInstruction: string, contents: Content[]): Langua
     if (content.role === "model") {
       const assistant = assistantParts(parts, ids);
       if (assistant.length > 0) prompt.push({ role: "assistant", content: assistant });
-    } else prompt.push(...userMessages(parts, ids));
+    } else pushUserMessages(prompt, parts, ids);
   }
   return prompt;
 }

@@ -86,12 +86,15 @@ export class TraceRecorder implements SpanRecorder {
       .map((span) => ({ ...span, attributes: clip(span.attributes) }));
     const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
     if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
-    if (JSON.stringify(trace).length > TRACE_LIMITS.bytes) {
+    // Serialised once, and again only when the payloads had to go.
+    let json = JSON.stringify(trace);
+    if (json.length > TRACE_LIMITS.bytes) {
       for (const span of spans) for (const key of PAYLOADS) delete span.attributes[key];
       this.#markTruncated(trace, "payloads dropped");
+      json = JSON.stringify(trace);
     }
     const root = spans.find((s) => s.parentSpanId === undefined);
-    if (root) root.attributes[ATTR.traceBytes] = encoder.encode(JSON.stringify(trace)).byteLength;
+    if (root) root.attributes[ATTR.traceBytes] = encoder.encode(json).byteLength;
     return trace;
   }
 

@@ -37,7 +37,7 @@ const scopeKey = (appName: string, userId: string): string => JSON.stringify([ap
 
 /**
  * A `SessionStore` and `TaskStore` in process memory, for tests and Node. Stored events and state values are
- * deeply frozen and shared with every reader, never copied: a turn costs the same at 10 events as at 10,000
+ * deeply frozen and shared with every reader, never copied (turn traces too): a turn costs the same at 10 events as at 10,000
  * (bar the window it reads). What a read returns is a fresh array of events and a fresh state map, so a
  * caller may push to the one and assign keys of the other; changing a stored event or value throws.
  */
@@ -156,13 +156,14 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     const stored = this.#find(key);
     if (stored?.lease?.token === lease) stored.lease = null;
     if (stored && trace) {
-      stored.traces.push(structuredClone(trace));
+      // Frozen in place and shared like events: a trace is never changed once the turn ended.
+      stored.traces.push(deepFreeze(trace));
       stored.traces.splice(0, Math.max(0, stored.traces.length - TRACE_LIMITS.turnsPerSession));
     }
   }
 
   async listTraces(key: SessionKey): Promise<TurnTrace[]> {
-    return structuredClone(this.#find(key)?.traces ?? []);
+    return [...(this.#find(key)?.traces ?? [])];
   }
 
   async findSessionOwners(appName: string, sessionId: string): Promise<string[]> {

@@ -48,6 +48,21 @@ export function traceCases(setup: HarnessSetup): void {
       expect(await traces(t.key("s1", "someone-else"))).toEqual([]);
     });
 
+    it("keeps a stored trace as it was: a change to a listed one throws or is not seen", async () => {
+      const key = await t.session();
+      const { lease } = await t.store.beginTurn(key, makeEvent({ text: "traced" }));
+      await t.store.endTurn(key, lease, traceOf("e-1"));
+      const [listed] = await traces(key);
+      const span = listed?.spans[0];
+      if (!span) throw new Error("no span listed");
+      try {
+        span.attributes["baton.n"] = 2;
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+      }
+      expect(await traces(key)).toEqual([traceOf("e-1")]);
+    });
+
     it(`keeps only the last ${TRACE_LIMITS.turnsPerSession} traces of a session`, async () => {
       const key = await t.session();
       const extra = 3;

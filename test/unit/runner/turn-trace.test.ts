@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
-import type { TraceSpan, TurnTrace } from "../../../src/core/trace.js";
+import { createEvent } from "../../../src/core/event.js";
+import { TRACE_LIMITS, type TraceSpan, type TurnTrace } from "../../../src/core/trace.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { Runner } from "../../../src/runner/runner.js";
 import { InMemorySessionStore } from "../../../src/session/in-memory-store.js";
@@ -94,6 +95,33 @@ describe("each turn's trace", () => {
       model: "s-1",
       config: { tools: ["count_stock", "transfer_to_agent"] },
     });
+  });
+
+  it("keeps a long history's model request to the clip's length, naming how many contents it had", async () => {
+    const services = testServices();
+    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+    const agent = new LlmAgent({ name: "solo", model: scriptedModel([{ text: "ok" }], "m-1") });
+    const runner = new Runner({
+      app: defineApp({ name: "long", rootAgent: agent }),
+      sessionStore: store,
+      services,
+    });
+    const env = { ids: services.ids, clock: services.clock };
+    const events = Array.from({ length: 300 }, (_, i) =>
+      createEvent({ invocationId: `old-${i}`, author: "user", content: text(`message ${i}`) }, env),
+    );
+    const key = { appName: "long", userId: "u", sessionId: "long-1" };
+    await store.createSession({ ...key, events });
+    await collect(runner, { userId: "u", sessionId: "long-1", newMessage: text("and now?") });
+    const [trace] = await store.listTraces(key);
+    const logged = String(
+      trace?.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"],
+    );
+    expect(logged.length).toBeLessThanOrEqual(TRACE_LIMITS.attributeChars);
+    expect(logged).toMatch(
+      /^\{"model":"m-1","config":\{"system_instruction":.*"contents":\[\{"role":"user","parts":\[\{"text":"message 0"\}\]\},/,
+    );
+    expect(logged.endsWith(`… (301 contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`)).toBe(true);
   });
 
   it("records the transfer and the tool's response on the tool spans", async () => {
