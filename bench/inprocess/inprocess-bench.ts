@@ -66,7 +66,30 @@ async function memoryRun(): Promise<Record<string, number>> {
   }
 }
 
-/** Runs every case once per round (order rotating), then prints medians, p99s and same-run ratios. */
+/** A small seeded generator in [0, 1), so every run shuffles the same way. */
+function lcg(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1_664_525) + 1_013_904_223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+/**
+ * 0..n-1 in a fresh random order (Fisher–Yates). Each round shuffles its cases, so no case always runs
+ * right after the same one: a turn that leaves much garbage (the unbounded 10,000-event one) would
+ * otherwise charge its collection to whichever case follows it in every round.
+ */
+function shuffled(n: number, random: () => number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j] ?? j, order[i] ?? i];
+  }
+  return order;
+}
+
+/** Runs every case once per round (in a shuffled order), then prints medians, p99s and same-run ratios. */
 export async function inProcessBench(options = { warmup: 20, rounds: 200 }): Promise<void> {
   const apps = benchApps();
   const seeds = new Map<number, readonly unknown[]>();
@@ -83,9 +106,9 @@ export async function inProcessBench(options = { warmup: 20, rounds: 200 }): Pro
   const ref = reference(seeds.get(10));
   const times: number[][] = cases.map(() => []);
   const refTimes: number[] = [];
+  const next = lcg(12);
   for (let round = -options.warmup; round < options.rounds; round++) {
-    for (let k = 0; k < cases.length; k++) {
-      const i = (k + Math.max(0, round)) % cases.length;
+    for (const i of shuffled(cases.length, next)) {
       const c = cases[i];
       if (!c) continue;
       const sessionId = await c.pool.next();
@@ -102,7 +125,7 @@ export async function inProcessBench(options = { warmup: 20, rounds: 200 }): Pro
   };
   console.log(
     `\nIn-process turns: the real Runner, the in-memory store, zero-latency AI SDK models; a root that` +
-      ` transferred once and a specialist that answers. ${options.rounds} interleaved rounds after` +
+      ` transferred once and a specialist that answers. ${options.rounds} interleaved rounds (shuffled) after` +
       ` ${options.warmup} of warm-up; a session is replaced once it grew by 10 events or 4%, so "10 events" is 10–18.`,
   );
   console.log(
