@@ -55,18 +55,30 @@ export interface BeginTurnInput {
   leaseTtlMs: number;
 }
 
+/** A begun turn: the session as the turn starts, its lease, and whether its user event was stored before. */
+export interface TurnBegun {
+  session: SessionRecord;
+  lease: string;
+  resumed: boolean;
+}
+
 /** What the object returns: the session with its own state only (no `app:`/`user:` keys). */
 export interface SessionRecord extends Session {}
 
 const notFound = (): RpcResult<never> => refuse(new BatonError("session_not_found", "Session not found"));
 
 /**
- * A stored row zod refuses, as a `storage_error` refusal. Thrown out of an RPC method, it would reach the
- * caller too, but workerd also reports it as an uncaught exception of the object; returned, it is the caller's.
+ * `read`'s result, or a `storage_error` refusal naming the fields when a stored row fails its zod check.
+ * Thrown out of an RPC method, that error would reach the caller too, but workerd also reports it as an
+ * uncaught exception of the object; returned, it is the caller's alone.
  */
-function refuseUnreadable(error: unknown): RpcResult<never> {
-  if (!(error instanceof z.ZodError)) throw error;
-  return refuse(new BatonError("storage_error", `A stored row is invalid: ${z.prettifyError(error)}`));
+function readable<T>(read: () => RpcResult<T>): RpcResult<T> {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof z.ZodError)) throw error;
+    return refuse(new BatonError("storage_error", `A stored row is invalid: ${z.prettifyError(error)}`));
+  }
 }
 
 const metaOf = (row: SessionRow): SessionMeta => ({
@@ -147,6 +159,10 @@ export class SessionObject extends DurableObject {
 
   /** Appends a non-partial event under the lease rules of `SessionStore.appendEvent`. */
   append(input: AppendInput): RpcResult<null> {
+    return readable(() => this.#append(input));
+  }
+
+  #append(input: AppendInput): RpcResult<null> {
     const cache = this.#load();
     if (!cache) return notFound();
     const now = Date.now();
@@ -163,7 +179,11 @@ export class SessionObject extends DurableObject {
    * Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live.
    * A user event already in the log (a resumed turn) is not appended again: only the lease is taken.
    */
-  beginTurn(input: BeginTurnInput): RpcResult<{ session: SessionRecord; lease: string; resumed: boolean }> {
+  beginTurn(input: BeginTurnInput): RpcResult<TurnBegun> {
+    return readable(() => this.#beginTurn(input));
+  }
+
+  #beginTurn(input: BeginTurnInput): RpcResult<TurnBegun> {
     const cache = this.#load();
     if (!cache) return notFound();
     const now = Date.now();
@@ -180,6 +200,10 @@ export class SessionObject extends DurableObject {
 
   /** Extends `lease` by `leaseTtlMs` if it is the live one; `lease_lost` otherwise. */
   renewLease(input: { lease: string; leaseTtlMs: number }): RpcResult<null> {
+    return readable(() => this.#renewLease(input));
+  }
+
+  #renewLease(input: { lease: string; leaseTtlMs: number }): RpcResult<null> {
     const cache = this.#load();
     if (!cache) return notFound();
     const now = Date.now();
@@ -325,11 +349,7 @@ export class SessionObject extends DurableObject {
   }
 
   #snapshot(window: EventWindow): RpcResult<SessionRecord> {
-    try {
-      return this.#read(window);
-    } catch (error) {
-      return refuseUnreadable(error);
-    }
+    return readable(() => this.#read(window));
   }
 
   #read(window: EventWindow): RpcResult<SessionRecord> {

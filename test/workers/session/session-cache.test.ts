@@ -101,6 +101,24 @@ describe("SessionObject's cache of its session", () => {
     });
   });
 
+  it("refuses an append to a session whose row was corrupted in SQL, with zod's check, and stores nothing", async () => {
+    const store = new DurableObjectSessionStore(env);
+    const key = newKey();
+    await store.createSession(key);
+    await runInDurableObject(stubOf(key), (_, state) => {
+      state.storage.sql.exec(`UPDATE session SET last_update_time = 'soon'`);
+    });
+    await restart(key);
+    await expect(store.appendEvent(key, makeEvent({ text: "lost?" }))).rejects.toMatchObject({
+      code: "storage_error",
+      message: expect.stringMatching(/last_update_time/),
+    });
+    const rows = await runInDurableObject(stubOf(key), (_, state) =>
+      state.storage.sql.exec("SELECT COUNT(*) AS n FROM events").one(),
+    );
+    expect(rows).toEqual({ n: 0 });
+  });
+
   it("grows a cache that holds only the newest events backwards when a larger window is asked for", async () => {
     const store = new DurableObjectSessionStore(env);
     const key = newKey();
