@@ -13,8 +13,8 @@ import {
  * `webhook-signature: v1,<base64> [v1,<base64> …]`, the HMAC-SHA256 of `<id>.<timestamp>.<body>` under the
  * base64 secret after its `whsec_` prefix; 5 minutes of tolerance. Checked with Web Crypto's constant-time
  * HMAC verify rather than the `standardwebhooks` package's `verify`, which reads `Date.now()` itself where
- * the tolerance must use the run services' clock; the package signs what Baton sends (`onResult`), and the
- * tests check both directions against it. `webhook-id` is the delivery id.
+ * the tolerance must use the run services' clock; results Baton sends (`onResult`) are signed the same way
+ * (`signStandardWebhook`), and the tests check both directions against the package. `webhook-id` is the delivery id.
  */
 export function standardWebhooks<P = Record<string, unknown>>(options: ToleranceOptions): Verifier<P> {
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
