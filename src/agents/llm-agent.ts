@@ -5,32 +5,19 @@ import { type GenerateContentConfig, GenerateContentConfigSchema } from "../core
 import type { ModelSpec, RetryPolicy } from "../core/llm.js";
 import { type SharedScope, unionScopes } from "../core/state.js";
 import type { TransferPolicy } from "../router/agent-node.js";
-import { BaseAgent, type BaseAgentConfig } from "./base-agent.js";
-import type { CallbackContext } from "./callback-context.js";
-import type {
-  AfterModelCallback,
-  AfterToolCallback,
-  BeforeModelCallback,
-  BeforeToolCallback,
-  ModelErrorCallback,
-  OneOrMany,
-  ToolErrorCallback,
-} from "./callbacks.js";
+import { BaseAgent } from "./base-agent.js";
+import type { AfterModelCallback, ModelErrorCallback, OneOrMany } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
-import type { IncludeContents } from "./history.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { runLlmStep } from "./llm-step.js";
+import { agentTools, type ModelAgentConfig, transferPolicyOf } from "./model-agent-config.js";
 import { settingsScopes } from "./state-scopes.js";
-import { transferTool } from "./transfer-tool.js";
 
-export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
+export type { InstructionProvider } from "./model-agent-config.js";
 
-export interface LlmAgentConfig extends BaseAgentConfig {
+export interface LlmAgentConfig extends ModelAgentConfig {
   /** A `provider:model` string (`openai:gpt-4.1-mini`, `demo:`…) or an AI SDK `LanguageModel`. Inherited from the nearest ancestor when omitted. */
   model?: ModelSpec;
-  /** The system instruction. `{var}` and `{var?}` are filled from state. */
-  instruction?: string | InstructionProvider;
-  tools?: readonly FunctionTool[];
   /** Writes this agent's final text to `state[outputKey]` on the event that carries it (the parsed object with `outputSchema`). */
   outputKey?: string;
   /**
@@ -43,18 +30,10 @@ export interface LlmAgentConfig extends BaseAgentConfig {
   outputSchema?: z.ZodType;
   /** The arguments an `AgentTool` wrapping this agent takes (instead of `{ request: string }`). */
   inputSchema?: z.ZodObject;
-  /** `"none"`: the model sees only the current turn (ADK-SEMANTICS §3.5). */
-  includeContents?: IncludeContents;
-  disallowTransferToParent?: boolean;
-  disallowTransferToPeers?: boolean;
   /** Model-call retries on 408, 429, 5xx and network errors. Default `{ attempts: 3, … }`. */
   retry?: Partial<RetryPolicy>;
-  beforeModel?: OneOrMany<BeforeModelCallback>;
   afterModel?: OneOrMany<AfterModelCallback>;
   onModelError?: OneOrMany<ModelErrorCallback>;
-  beforeTool?: OneOrMany<BeforeToolCallback>;
-  afterTool?: OneOrMany<AfterToolCallback>;
-  onToolError?: OneOrMany<ToolErrorCallback>;
 }
 
 /**
@@ -89,12 +68,10 @@ export class LlmAgent extends BaseAgent {
       config.outputSchema === undefined
         ? undefined
         : z.toJSONSchema(config.outputSchema, { target: "draft-7", io: "output" });
-    this.transferPolicy = {
-      disallowTransferToParent: config.disallowTransferToParent ?? false,
-      disallowTransferToPeers: config.disallowTransferToPeers ?? false,
-    };
-    this.transferTool = transferTool(this);
-    this.toolsByName = new Map([...(config.tools ?? []), this.transferTool].map((t) => [t.name, t]));
+    this.transferPolicy = transferPolicyOf(config);
+    const tools = agentTools(this, config.tools);
+    this.transferTool = tools.transferTool;
+    this.toolsByName = tools.toolsByName;
   }
 
   /** The model of this agent or of its nearest LlmAgent ancestor. */

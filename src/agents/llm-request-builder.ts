@@ -8,7 +8,7 @@ import type { FunctionTool } from "./function-tool.js";
 import { buildContents, type IncludeContents } from "./history.js";
 import { fillInstruction } from "./instruction-template.js";
 import type { InvocationContext } from "./invocation-context.js";
-import type { InstructionProvider } from "./llm-agent.js";
+import type { InstructionProvider } from "./model-agent-config.js";
 
 /** What a request is built from besides the agent's place in the tree: LlmAgent's and RuntimeAgent's config. */
 export interface RequestSettings {

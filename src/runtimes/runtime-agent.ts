@@ -1,23 +1,14 @@
-import { BaseAgent, type BaseAgentConfig } from "../agents/base-agent.js";
+import { BaseAgent } from "../agents/base-agent.js";
 import { CallbackContext } from "../agents/callback-context.js";
-import {
-  type AfterToolCallback,
-  type BeforeModelCallback,
-  type BeforeToolCallback,
-  firstResult,
-  type OneOrMany,
-  type ToolErrorCallback,
-} from "../agents/callbacks.js";
+import { type BeforeModelCallback, firstResult, type OneOrMany } from "../agents/callbacks.js";
 import type { FunctionTool } from "../agents/function-tool.js";
 import { handOff } from "../agents/hand-off.js";
-import type { IncludeContents } from "../agents/history.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
-import type { InstructionProvider } from "../agents/llm-agent.js";
 import { buildLlmRequest } from "../agents/llm-request-builder.js";
+import { agentTools, type ModelAgentConfig, transferPolicyOf } from "../agents/model-agent-config.js";
 import { writeOutputKey } from "../agents/output-key.js";
 import { settingsScopes } from "../agents/state-scopes.js";
 import { resumeConfirmedCalls } from "../agents/tool-execution.js";
-import { transferTool } from "../agents/transfer-tool.js";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { LlmResponse } from "../core/llm.js";
@@ -29,22 +20,11 @@ import { stepEvents } from "./step-events.js";
 import { StepSpans } from "./step-spans.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
-export interface RuntimeAgentConfig extends BaseAgentConfig {
+export interface RuntimeAgentConfig extends ModelAgentConfig {
   /** The foreign loop that runs this agent's turn: `aiSdkRuntime(…)` or `piRuntime(…)` from `baton/pi`. */
   runtime: AgentRuntime;
-  /** The agent's own instruction; `{var}` and `{var?}` are filled from state. The transfer block is added. */
-  instruction?: string | InstructionProvider;
-  tools?: readonly FunctionTool[];
-  /** Writes the agent's final text to `state[outputKey]` on the event that carries it. */
-  outputKey?: string;
-  includeContents?: IncludeContents;
-  disallowTransferToParent?: boolean;
-  disallowTransferToPeers?: boolean;
   /** Runs once per turn before the runtime starts; it may edit the request (drop tools, change the prompt) or answer instead. */
   beforeModel?: OneOrMany<BeforeModelCallback>;
-  beforeTool?: OneOrMany<BeforeToolCallback>;
-  afterTool?: OneOrMany<AfterToolCallback>;
-  onToolError?: OneOrMany<ToolErrorCallback>;
 }
 
 /**
@@ -65,12 +45,8 @@ export class RuntimeAgent extends BaseAgent {
   constructor(config: RuntimeAgentConfig) {
     super(config);
     this.config = config;
-    this.transferPolicy = {
-      disallowTransferToParent: config.disallowTransferToParent ?? false,
-      disallowTransferToPeers: config.disallowTransferToPeers ?? false,
-    };
-    const tools = [...(config.tools ?? []), transferTool(this)];
-    this.toolsByName = new Map(tools.map((t) => [t.name, t]));
+    this.transferPolicy = transferPolicyOf(config);
+    this.toolsByName = agentTools(this, config.tools).toolsByName;
   }
 
   /** As an LlmAgent: callbacks, instruction, output key and tools; the runtime itself never sees state. */
