@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { type Event, EventSchema } from "../core/event.js";
+import { deepFreeze } from "../core/frozen.js";
 import { type TurnTrace, TurnTraceSchema } from "../core/trace.js";
-import { deepFreeze } from "./frozen.js";
 import type { CachedRow } from "./session-cache.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
