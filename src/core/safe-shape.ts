@@ -11,24 +11,45 @@ export const FORBIDDEN_KEYS: readonly string[] = ["__proto__", "constructor", "p
 
 const forbidden = new Set(FORBIDDEN_KEYS);
 
+/** Where a refused node sits: `where`, then its first 8 keys, then `.…` for anything deeper. */
+function pathOf(where: string, keys: readonly (string | number)[]): string {
+  let path = where;
+  for (let i = 0; i < keys.length && i < 8; i++) path += `.${keys[i]}`;
+  return keys.length > 8 ? `${path}.…` : path;
+}
+
 /**
  * Refuses (`invalid_request`, 400) a value nesting deeper than `MAX_JSON_DEPTH` or holding a forbidden key
- * at any depth, naming the path (`where`) and the key. Iterative, so a hostile depth cannot overflow the stack.
+ * at any depth, naming the path (`where`) and the key. The recursion stops at `MAX_JSON_DEPTH`, so a hostile
+ * depth cannot overflow the stack; the path is spelled out only for a refusal, so a check allocates nothing.
  */
 export function assertSafeShape(value: unknown, where = "body"): void {
-  const stack: [node: unknown, depth: number, path: string][] = [[value, 0, where]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, depth, path] = next;
-    if (typeof node !== "object" || node === null) continue;
+  const keys: (string | number)[] = [];
+  const walk = (node: unknown, depth: number): void => {
+    if (typeof node !== "object" || node === null) return;
     if (depth >= MAX_JSON_DEPTH)
-      throw new BatonError("invalid_request", `${path} nests deeper than ${MAX_JSON_DEPTH} levels.`);
-    const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
-    for (const [key, child] of entries) {
-      if (!Array.isArray(node) && forbidden.has(key))
-        throw new BatonError("invalid_request", `Refused key "${key}" in ${path}.`);
-      stack.push([child, depth + 1, depth < 8 ? `${path}.${key}` : path.endsWith("…") ? path : `${path}.…`]);
+      throw new BatonError(
+        "invalid_request",
+        `${pathOf(where, keys)} nests deeper than ${MAX_JSON_DEPTH} levels.`,
+      );
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        keys.push(i);
+        walk(node[i], depth + 1);
+        keys.pop();
+      }
+      return;
     }
-  }
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      if (forbidden.has(key))
+        throw new BatonError("invalid_request", `Refused key "${key}" in ${pathOf(where, keys)}.`);
+      keys.push(key);
+      walk(Reflect.get(node, key), depth + 1);
+      keys.pop();
+    }
+  };
+  walk(value, 0);
 }
 
 /**
@@ -36,7 +57,9 @@ export function assertSafeShape(value: unknown, where = "body"): void {
  * values are unsafe as `assertSafeShape` judges them. `where` names the map in the error.
  */
 export function assertSafeState(state: Readonly<Record<string, unknown>>, where = "state"): void {
-  for (const [key, value] of Object.entries(state)) {
+  for (const key in state) {
+    if (!Object.hasOwn(state, key)) continue;
+    const value = state[key];
     const bare = key.replace(/^(app|user|temp):/, "");
     if (forbidden.has(bare) || forbidden.has(key))
       throw new BatonError("invalid_request", `Refused state key "${key}" in ${where}.`);
