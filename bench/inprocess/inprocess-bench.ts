@@ -27,8 +27,8 @@ export async function inProcessBench(options = { warmup: 10, rounds: 100, block:
     timed.cases.find((c) => c.size === size && c.bounded === bounded)?.times ?? [];
   console.log(
     `\nIn-process turns: the real Runner, the in-memory store, zero-latency AI SDK models; a root that` +
-      ` transferred once and a specialist that answers; bundled by esbuild and run by plain Node. ${timed.rounds}` +
-      ` rounds after ${timed.warmup} of warm-up, each a block of ${timed.block} turns per case in a shuffled order;` +
+      ` transferred once and a specialist that answers; bundled by esbuild and run by plain Node. Each case` +
+      ` first runs up to 1,000 untimed turns (400 ms at most), then ${timed.rounds} rounds after ${timed.warmup} of warm-up, each a block of ${timed.block} turns per case in a shuffled order;` +
       ` a session is replaced once it grew by 10 events or 4%, so "10 events" is 10–18.`,
   );
   console.log("  events   history            median        p99      vs 10 events (median of paired ratios)");

@@ -18,22 +18,23 @@ import { modelResponseAttributes, modelSpanAttributes } from "./span-attributes.
 import { parseStructuredOutput } from "./structured-output.js";
 import { resumeConfirmedCalls, runFunctionCalls } from "./tool-execution.js";
 
-/** The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2). */
-async function* modelResponses(
+/**
+ * The model's responses for one step, after ADK's model callbacks (ADK-SEMANTICS §7.2): a list when the
+ * call does not stream (one response: no generator for it to pass through), a stream when it does.
+ */
+async function modelResponses(
   agent: LlmAgent,
   ctx: InvocationContext,
   cbCtx: CallbackContext,
   request: LlmRequest,
   span: OpenSpan,
-): AsyncGenerator<LlmResponse> {
+): Promise<readonly LlmResponse[] | AsyncIterable<LlmResponse>> {
   const { beforeModel, afterModel, onModelError } = agent.config;
   const before = withPlugins(pluginHooks(ctx, "beforeModel"), beforeModel);
   if (before.length > 0) request.contents = editableContents(request.contents);
   const replaced = await firstResult(before, (cb) => cb(cbCtx, request));
-  if (replaced !== undefined) {
-    yield replaced; // a short-circuit skips afterModel and is not counted against the call limit
-    return;
-  }
+  // A short-circuit skips afterModel and is not counted against the call limit.
+  if (replaced !== undefined) return [replaced];
   if (!ctx.takeLlmCall()) {
     throw new BatonError(
       "LLM_CALLS_LIMIT_EXCEEDED",
@@ -46,12 +47,23 @@ async function* modelResponses(
   }
   const after = async (response: LlmResponse) =>
     (await firstResult(afterModel, (cb) => cb(cbCtx, response))) ?? response;
+  const recover = async (error: unknown): Promise<LlmResponse> => {
+    const recovered = await firstResult(onModelError, (cb) => cb(cbCtx, request, error));
+    if (recovered === undefined) throw error;
+    return after(recovered);
+  };
   const { services, runConfig } = ctx;
   // Every retry sleeps first: counting the sleeps counts the retries, with no hook in the model code.
   let retries = 0;
   const sleep = (ms: number) => {
     span.set({ [ATTR.retries]: ++retries });
     return services.sleep(ms);
+  };
+  const started = services.clock.now();
+  // The model's own time: the span also covers storing the events the step yields.
+  const record = (response: LlmResponse) => {
+    if (!response.partial)
+      span.set({ ...modelResponseAttributes(response), [ATTR.modelMs]: services.clock.now() - started });
   };
   try {
     const responses = services.models.call(spec, request, {
@@ -60,17 +72,32 @@ async function* modelResponses(
       services: { ...services, sleep },
       ...(runConfig.signal ? { signal: runConfig.signal } : {}),
     });
-    const started = services.clock.now();
+    if (runConfig.streaming) return streamed(responses, record, after, recover);
+    const answered: LlmResponse[] = [];
     for await (const response of responses) {
-      // The model's own time: the span also covers storing the events the step yields.
-      if (!response.partial)
-        span.set({ ...modelResponseAttributes(response), [ATTR.modelMs]: services.clock.now() - started });
+      record(response);
+      answered.push(await after(response));
+    }
+    return answered;
+  } catch (error) {
+    return [await recover(error)];
+  }
+}
+
+/** A streaming call's responses, each after the after-model callbacks; a failure midway goes to `recover`. */
+async function* streamed(
+  responses: AsyncIterable<LlmResponse>,
+  record: (response: LlmResponse) => void,
+  after: (response: LlmResponse) => Promise<LlmResponse>,
+  recover: (error: unknown) => Promise<LlmResponse>,
+): AsyncGenerator<LlmResponse> {
+  try {
+    for await (const response of responses) {
+      record(response);
       yield await after(response);
     }
   } catch (error) {
-    const recovered = await firstResult(onModelError, (cb) => cb(cbCtx, request, error));
-    if (recovered === undefined) throw error;
-    yield await after(recovered);
+    yield await recover(error);
   }
 }
 
@@ -139,7 +166,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     ctx.span,
   );
   try {
-    for await (const response of modelResponses(agent, ctx, cbCtx, request, span)) {
+    for await (const response of await modelResponses(agent, ctx, cbCtx, request, span)) {
       if (isEmpty(response)) continue;
       yield toEvent(response);
     }
