@@ -2,11 +2,11 @@ import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
 import type { Clock, IdSource } from "../core/ids.js";
-import { frozenWithMemo, hasMemo } from "../core/memo.js";
+import { frozenWithMemo } from "../core/memo.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
-import { mergeScopedState, type StateMap, splitStateDelta, TEMP_PREFIX } from "../core/state.js";
+import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import type { TaskKey, TaskPayload, TaskStore, TaskWrite, TaskWriteOptions } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
@@ -35,10 +35,6 @@ interface StoredSession {
 }
 
 const encoder = new TextEncoder();
-
-/** Whether `event` is one a store froze with a memo slot (so deeply frozen) and has no `temp:` key to strip. */
-const storedAsIs = (event: Event): boolean =>
-  hasMemo(event) && !Object.keys(event.actions.stateDelta).some((key) => key.startsWith(TEMP_PREFIX));
 
 const scopeKey = (appName: string, userId: string): string => JSON.stringify([appName, userId]);
 
@@ -220,9 +216,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   #append(key: SessionKey, stored: StoredSession, event: Event): Event {
     if (stored.eventIds.has(event.id))
       throw new BatonError("invalid_request", `Event ${event.id} is already stored`);
-    // An event another session already stores (a seed copied from it) is shared as it is, with what was
-    // derived from it: it is deeply frozen and holds no `temp:` key. Anything else is stored as a copy.
-    const persisted = storedAsIs(event) ? event : frozenWithMemo(persistedEvent(event));
+    const persisted = frozenWithMemo(persistedEvent(event));
     const split = splitStateDelta(persisted.actions.stateDelta);
     // Views merge the state into a map of their own, so this one can be written in place.
     Object.assign(stored.state, split.session);
