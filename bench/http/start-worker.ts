@@ -62,7 +62,9 @@ export async function startBenchWorker(
       dev: {
         server: { hostname: "127.0.0.1", port: 0 },
         inspector:
-          options.inspectorPort === undefined ? false : { hostname: "127.0.0.1", port: options.inspectorPort },
+          options.inspectorPort === undefined
+            ? false
+            : { hostname: "127.0.0.1", port: options.inspectorPort },
         persist: false,
         watch: false,
         // BENCH_LOG=debug shows wrangler's own log, request by request.
