@@ -1,4 +1,3 @@
-import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
@@ -16,7 +15,7 @@ import type { TurnTrace } from "../core/trace.js";
 import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
-import { ok, type RpcResult, refuse, remote, unwrap } from "./rpc-result.js";
+import { ok, type RpcResult, remote, unwrap } from "./rpc-result.js";
 import type { AppObject, UserObject } from "./scope-objects.js";
 import type { BeginTurnInput, SessionObject, TurnBegun } from "./session-object.js";
 
@@ -173,13 +172,11 @@ export class DurableObjectSessionStore implements SessionStore {
     const result = await this.#session(key).beginTurn({ ...input, held });
     if (!result.ok || !result.value.rows) return result;
     const { session, rows } = result.value;
-    const events = cache.assemble(name, window, rows, session.events);
-    if (events) return ok({ ...result.value, session: { ...session, events } });
-    // Not an answer to what was held (cannot happen while entries are never changed in place): read it whole.
-    const read = await this.#session(key).get(input.window);
-    if (!read.ok) return read;
-    if (!read.value) return refuse(new BatonError("session_not_found", "Session not found"));
-    return ok({ ...result.value, session: read.value });
+    // `window` is the entry `held` described and is never changed in place, so the answer fits it.
+    return ok({
+      ...result.value,
+      session: { ...session, events: cache.assemble(name, window, rows, session.events) },
+    });
   }
 
   async renewLease(key: SessionKey, lease: string): Promise<void> {

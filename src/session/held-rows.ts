@@ -2,8 +2,8 @@ import type { Event } from "../core/event.js";
 import type { CachedRow } from "./session-cache.js";
 
 /**
- * What a caller (a Worker isolate's `IsolateEventCache`) already holds of a session's log: the rows with
- * seq `fromSeq` to `toSeq`, a contiguous run of the log of epoch `epoch`, the last of them event `lastId`.
+ * What a caller (a Worker isolate's `IsolateEventCache`) already holds of a session's log: the events with
+ * seq `fromSeq` to `toSeq` of epoch `epoch`, one per seq, the last of them event `lastId`.
  */
 export interface HeldRows {
   epoch: string;
@@ -13,54 +13,42 @@ export interface HeldRows {
 }
 
 /**
- * A window's events as the object sent them to a caller that may hold part of it: the seq and JSON size of
- * each event sent, in order, and, when the caller's rows were reused, which of them begin the window.
+ * A window as the object sent it to a caller that may hold part of it: the seq of its first event, its JSON
+ * bytes, and, when the caller's events were reused, the seq of the last of them: the window is then the
+ * caller's events from `firstSeq` to `reusedTo`, followed by the events sent.
  */
 export interface WindowRows {
   epoch: string;
-  seqs: number[];
-  bytes: number[];
-  /** The window is the caller's held rows `fromSeq`..`toSeq`, then the events sent. */
-  reuse?: { fromSeq: number; toSeq: number };
-}
-
-/** The index of the row with seq `seq` in rows ordered by seq, or -1. */
-export function indexOfSeq(rows: readonly CachedRow[], seq: number): number {
-  let [low, high] = [0, rows.length - 1];
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const at = rows[mid]?.seq ?? Number.NaN;
-    if (at === seq) return mid;
-    if (at < seq) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
+  firstSeq: number;
+  bytes: number;
+  reusedTo?: number;
 }
 
 /**
  * The answer to a window (its rows, oldest first) for a caller holding `held`: only the rows after what it
- * holds when its rows are of this epoch, still in the log (the row at `toSeq` is `lastId`) and the window
- * begins among them; otherwise every row of the window.
+ * holds when its events are of this epoch, the row at `toSeq` is still event `lastId` and the window begins
+ * among them; otherwise every row. Seqs of one epoch have no gaps (rows are only appended, each with the
+ * highest seq plus one), so both sides count positions by seq; were there a gap, the row at `toSeq` would
+ * not be found there with its id, and every row would be sent.
  */
 export function windowAnswer(
   rows: readonly CachedRow[],
   epoch: string,
-  held: HeldRows | undefined,
+  held: HeldRows | null | undefined,
 ): { events: Event[]; rows: WindowRows } {
-  const first = rows[0]?.seq;
-  const at = held === undefined ? -1 : indexOfSeq(rows, held.toSeq);
-  const reusable =
-    held !== undefined &&
-    first !== undefined &&
-    held.epoch === epoch &&
-    held.fromSeq <= first &&
-    rows[at]?.event.id === held.lastId;
-  const sent = reusable ? rows.slice(at + 1) : rows;
-  const answer: WindowRows = {
-    epoch,
-    seqs: sent.map((row) => row.seq),
-    bytes: sent.map((row) => row.bytes),
-    ...(reusable ? { reuse: { fromSeq: first, toSeq: held.toSeq } } : {}),
-  };
+  const firstSeq = rows[0]?.seq ?? 0;
+  const at = held ? held.toSeq - firstSeq : -1;
+  const last = rows[at];
+  const reused =
+    held?.epoch === epoch &&
+    held.fromSeq <= firstSeq &&
+    last?.seq === held.toSeq &&
+    last.event.id === held.lastId
+      ? held
+      : undefined;
+  let bytes = 0;
+  for (const row of rows) bytes += row.bytes;
+  const sent = reused ? rows.slice(at + 1) : rows;
+  const answer: WindowRows = { epoch, firstSeq, bytes, ...(reused && { reusedTo: reused.toSeq }) };
   return { events: sent.map((row) => row.event), rows: answer };
 }

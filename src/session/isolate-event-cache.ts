@@ -1,12 +1,13 @@
+import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { deepFreeze } from "./frozen.js";
-import { type HeldRows, indexOfSeq, type WindowRows } from "./held-rows.js";
-import type { CachedRow } from "./session-cache.js";
+import type { HeldRows, WindowRows } from "./held-rows.js";
 
-/** One session's rows as the isolate holds them: a contiguous run of its log, oldest first, frozen. */
+/** One session's window as the isolate holds it: frozen events with consecutive seqs from `firstSeq`. */
 export interface HeldWindow {
   readonly epoch: string;
-  readonly rows: readonly CachedRow[];
+  readonly firstSeq: number;
+  readonly events: readonly Event[];
   readonly bytes: number;
 }
 
@@ -23,8 +24,8 @@ export const ISOLATE_EVENT_CACHE_LIMITS: IsolateEventCacheLimits = { sessions: 6
 /**
  * A Worker isolate's copy of the last window `beginTurn` read of each session (decision 024), so that a
  * turn asks its session's object only for the events after what the isolate holds instead of the whole
- * window over RPC. Stored events are immutable, so a held row stays true while its session's epoch lasts:
- * the object checks the epoch and the last held row before it answers with only the newer events.
+ * window over RPC. Stored events are immutable, so a held event stays true while its session's epoch
+ * lasts: the object checks the epoch and the last held event before it answers with only the newer ones.
  * Entries are never changed in place (a turn that began from one keeps reading it); bounded by sessions
  * and bytes, least recently used dropped first.
  */
@@ -38,56 +39,50 @@ export class IsolateEventCache {
     this.#limits = limits;
   }
 
-  /** Sessions held now. */
-  get size(): number {
-    return this.#windows.size;
-  }
-
-  /** Bytes of event JSON held now, all sessions together. */
-  get bytes(): number {
-    return this.#bytes;
+  /** Sessions held now, and their bytes of event JSON together. */
+  get usage(): { sessions: number; bytes: number } {
+    return { sessions: this.#windows.size, bytes: this.#bytes };
   }
 
   /** What is held of `name`'s log, to tell its object (`null`: nothing), and the window it describes. */
   held(name: string): { held: HeldRows | null; window?: HeldWindow } {
     const window = this.#windows.get(name);
-    const [first, last] = [window?.rows[0], window?.rows.at(-1)];
-    if (!window || !first || !last) return { held: null };
-    return {
-      held: { epoch: window.epoch, fromSeq: first.seq, toSeq: last.seq, lastId: last.event.id },
-      window,
-    };
+    const last = window?.events.at(-1);
+    if (!window || !last) return { held: null };
+    const { epoch, firstSeq } = window;
+    const toSeq = firstSeq + window.events.length - 1;
+    return { held: { epoch, fromSeq: firstSeq, toSeq, lastId: last.id }, window };
   }
 
   /**
-   * The window's events from the object's answer: the reused rows of `window` (what `held` returned),
-   * then `events`, frozen. The answer becomes what is held of `name`. `undefined` when the answer reuses
-   * rows `window` does not hold (not an answer to this cache's `held`); nothing is held of `name` then.
+   * The window's events from the object's answer, in a fresh array: the reused events of `window` (what
+   * `held` returned), then `events`, frozen. The window becomes what is held of `name`. An answer that
+   * reuses events `window` does not hold (not an answer to this cache's `held`) is a `storage_error`.
    */
-  assemble(
-    name: string,
-    window: HeldWindow | undefined,
-    answer: WindowRows,
-    events: Event[],
-  ): Event[] | undefined {
-    const sent = events.map(
-      (event, i): CachedRow => ({
-        seq: answer.seqs[i] ?? Number.NaN,
-        bytes: answer.bytes[i] ?? 0,
-        event: deepFreeze(event),
-      }),
-    );
-    const reused = answer.reuse ? reusedRows(window, answer.epoch, answer.reuse) : [];
-    if (!reused) {
-      this.forget(name);
-      return undefined;
+  assemble(name: string, window: HeldWindow | undefined, answer: WindowRows, events: Event[]): Event[] {
+    const { epoch, firstSeq, reusedTo } = answer;
+    for (const event of events) deepFreeze(event);
+    let all = events;
+    if (reusedTo !== undefined) {
+      const from = firstSeq - (window?.firstSeq ?? Number.NaN);
+      if (
+        window?.epoch !== epoch ||
+        !(from >= 0) ||
+        window.firstSeq + window.events.length - 1 !== reusedTo
+      ) {
+        this.forget(name);
+        throw new BatonError(
+          "storage_error",
+          `The answer for ${name} reuses events this isolate does not hold`,
+        );
+      }
+      all = window.events.slice(from).concat(events);
     }
-    const rows = reused.length === 0 ? sent : reused.concat(sent);
-    this.#hold(name, { epoch: answer.epoch, rows, bytes: sumBytes(rows) });
-    return rows.map((row) => row.event);
+    this.#hold(name, { epoch, firstSeq, events: all, bytes: answer.bytes });
+    return [...all];
   }
 
-  /** Drops what is held of `name` (its session was deleted, or an answer could not be used). */
+  /** Drops what is held of `name` (its session was deleted). */
   forget(name: string): void {
     const window = this.#windows.get(name);
     if (!window) return;
@@ -97,7 +92,7 @@ export class IsolateEventCache {
 
   #hold(name: string, window: HeldWindow): void {
     this.forget(name);
-    if (window.rows.length === 0 || window.bytes > this.#limits.bytes) return;
+    if (window.events.length === 0 || window.bytes > this.#limits.bytes) return;
     this.#windows.set(name, window);
     this.#bytes += window.bytes;
     for (const oldest of this.#windows.keys()) {
@@ -106,20 +101,3 @@ export class IsolateEventCache {
     }
   }
 }
-
-/** The held rows `fromSeq`..`toSeq` of `window`, or `undefined` when it does not hold exactly those. */
-function reusedRows(
-  window: HeldWindow | undefined,
-  epoch: string,
-  range: { fromSeq: number; toSeq: number },
-): readonly CachedRow[] | undefined {
-  if (!window || window.epoch !== epoch || window.rows.at(-1)?.seq !== range.toSeq) return undefined;
-  const from = indexOfSeq(window.rows, range.fromSeq);
-  return from < 0 ? undefined : window.rows.slice(from);
-}
-
-const sumBytes = (rows: readonly CachedRow[]): number => {
-  let bytes = 0;
-  for (const row of rows) bytes += row.bytes;
-  return bytes;
-};

@@ -210,7 +210,7 @@ export class SessionObject extends DurableObject {
       const session = this.#snapshot(input.window);
       return session.ok ? ok({ session: session.value, lease: lease.token, resumed }) : session;
     }
-    const answer = windowAnswer(this.#rows(cache, input.window), cache.meta.epoch, input.held ?? undefined);
+    const answer = windowAnswer(this.#rows(cache, input.window), cache.meta.epoch, input.held);
     const session = { ...this.#record(cache), events: answer.events };
     return ok({ session, lease: lease.token, resumed, rows: answer.rows });
   }

@@ -112,9 +112,9 @@ describe("A Worker isolate's cache of the sessions it began turns on", () => {
     const key = newKey();
     await store.createSession({ ...key, events: texts(2) });
     await turn(store, key);
-    expect(cache.size).toBe(1);
+    expect(cache.usage.sessions).toBe(1);
     await store.deleteSession(key);
-    expect(cache.size).toBe(0);
+    expect(cache.usage.sessions).toBe(0);
   });
 
   it("moves a bounded window along: the held rows it still covers are reused, the cache holds no more than the window", async () => {
@@ -177,6 +177,6 @@ describe("A Worker isolate's cache of the sessions it began turns on", () => {
     const begun = await store.beginTurn(key, makeEvent({ text: "q" }), { afterTimestamp: 0 }, []);
     expect(idsOf(begun.session.events)).toEqual(await coldWindow(key));
     expect(sent).toEqual([5]);
-    expect(cache.size).toBe(0);
+    expect(cache.usage.sessions).toBe(0);
   });
 });
