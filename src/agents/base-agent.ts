@@ -74,10 +74,14 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
     const ctx = parent.forAgent(this);
     ctx.span = ctx.recorder.start(`invoke_agent ${this.name}`, agentSpanAttributes(ctx, this), parent.span);
     try {
-      const before = yield* this.runAgentCallback(ctx, this.beforeAgent);
-      if (before === "ended") return;
+      // Without callbacks no generator is made for them: each one a turn's events pass costs microtasks.
+      if (this.beforeAgent !== undefined) {
+        const before = yield* this.runAgentCallback(ctx, this.beforeAgent);
+        if (before === "ended") return;
+      }
       yield* this.runImpl(ctx);
-      if (!ctx.endInvocation) yield* this.runAgentCallback(ctx, this.afterAgent);
+      if (!ctx.endInvocation && this.afterAgent !== undefined)
+        yield* this.runAgentCallback(ctx, this.afterAgent);
     } catch (error) {
       ctx.span.end({}, error);
       throw asAgentError(error, this.name);

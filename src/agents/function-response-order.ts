@@ -5,20 +5,22 @@ import type { Content, Part } from "../core/content.js";
  * came, sits right after its call, and only its newest version counts (ADK-SEMANTICS §3.6).
  */
 
+/** What most messages hold: one shared empty list rather than a new one per message and turn. */
+const NONE: readonly string[] = Object.freeze([]);
+const NONE_PARTS: readonly Part[] = Object.freeze([]);
+
 /** The ids of a content's function responses or calls, in part order (one loop: this runs per history message). */
 function idsOf(content: Content | undefined, kind: "functionResponse" | "functionCall"): readonly string[] {
   let ids: string[] | undefined;
-  for (const part of content?.parts ?? []) {
-    const id = part[kind]?.id;
+  const parts = content?.parts ?? NONE_PARTS;
+  for (let i = 0; i < parts.length; i++) {
+    const id = parts[i]?.[kind]?.id;
     if (!id) continue;
     ids ??= [];
     ids.push(id);
   }
   return ids ?? NONE;
 }
-
-/** What most messages hold: one shared empty list rather than a new one per message and turn. */
-const NONE: readonly string[] = Object.freeze([]);
 
 const responseIds = (content: Content | undefined): readonly string[] => idsOf(content, "functionResponse");
 
@@ -55,11 +57,11 @@ function mergeResponses(contents: readonly Content[]): Content {
  * (pending) response to the same call, follows the call (ADK `_rearrange_events_for_latest_function_response`).
  * ADK raises when no call matches; Baton leaves the history as it is.
  */
-export function latestResponseAfterItsCall(contents: readonly Content[]): Content[] {
+export function latestResponseAfterItsCall(contents: readonly Content[]): readonly Content[] {
   const last = contents.at(-1);
   const ids = new Set(responseIds(last));
-  if (last === undefined || ids.size === 0) return [...contents];
-  if (callIds(contents.at(-2)).some((id) => ids.has(id))) return [...contents];
+  if (last === undefined || ids.size === 0) return contents;
+  if (callIds(contents.at(-2)).some((id) => ids.has(id))) return contents;
   let callIndex = -1;
   for (let i = contents.length - 2; i >= 0 && callIndex < 0; i--) {
     const calls = callIds(contents[i]);
@@ -69,7 +71,7 @@ export function latestResponseAfterItsCall(contents: readonly Content[]): Conten
       for (const id of calls) ids.add(id);
     }
   }
-  if (callIndex < 0) return [...contents];
+  if (callIndex < 0) return contents;
   const between = contents.slice(callIndex + 1, -1).filter((c) => responseIds(c).some((id) => ids.has(id)));
   return [...contents.slice(0, callIndex + 1), mergeResponses([...between, last])];
 }
@@ -80,14 +82,17 @@ export function latestResponseAfterItsCall(contents: readonly Content[]): Conten
  * A response whose call is not in the history is dropped, as in ADK; id-less responses stay in place.
  */
 export function responsesAfterTheirCalls(contents: readonly Content[]): Content[] {
-  const answered = contents.map(responseIds);
+  const answered: (readonly string[])[] = [];
   const newestIndex = new Map<string, number>();
-  answered.forEach((ids, i) => {
+  for (let i = 0; i < contents.length; i++) {
+    const ids = responseIds(contents[i]);
+    answered.push(ids);
     for (const id of ids) newestIndex.set(id, i);
-  });
+  }
   const out: Content[] = [];
-  for (const [i, content] of contents.entries()) {
-    if ((answered[i]?.length ?? 0) > 0) continue;
+  for (let i = 0; i < contents.length; i++) {
+    const content = contents[i];
+    if (content === undefined || (answered[i]?.length ?? 0) > 0) continue;
     out.push(content);
     const calls = callIds(content);
     if (calls.length === 0) continue;

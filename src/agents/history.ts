@@ -1,6 +1,7 @@
 import type { Content, Part } from "../core/content.js";
 import type { Event } from "../core/event.js";
-import { newestFirst } from "../router/newest-first.js";
+import { frozenWithMemo, hasMemo, memoized } from "../core/memo.js";
+import { withoutRewound } from "../router/newest-first.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { onBranch } from "./branch.js";
 import { latestResponseAfterItsCall, responsesAfterTheirCalls } from "./function-response-order.js";
@@ -84,28 +85,74 @@ export function reframe(event: Event): Content | undefined {
 }
 
 /**
+ * What one stored event gives the history, whoever reads it: whether it can reach a model at all, its
+ * content as its own author (or the user) sees it, and as another agent reads it (`reframe`). Kept with
+ * each stored event (its memo slot, `core/memo.ts`) and shared, frozen, by every later request; an event
+ * without a slot (a custom store's) is viewed afresh each time.
+ */
+interface EventView {
+  readonly reachesModel: boolean;
+  readonly kept: boolean;
+  own?: Content | undefined;
+  framed?: Content | null | undefined;
+}
+
+const VIEW = Symbol("history view");
+
+const reachesModel = (e: Event): boolean =>
+  e.content?.role !== undefined &&
+  anyPart(e.content.parts ?? [], isVisiblePart) &&
+  !anyPart(e.content.parts ?? [], isFrameworkPart);
+
+const viewOf = (e: Event): EventView =>
+  memoized(e, VIEW, () => ({ reachesModel: reachesModel(e), kept: hasMemo(e) }));
+
+/** A content kept with its event is frozen (every later request shares it) and memoizes in turn (its prompt). */
+const shared = (view: EventView, content: Content): Content =>
+  view.kept ? frozenWithMemo(content) : content;
+
+/** The event's content as its author (or the user) gave it, visible parts only. */
+function ownContent(e: Event, view: EventView): Content | undefined {
+  if (view.own === undefined && e.content)
+    view.own = shared(view, { role: e.content.role, parts: visibleParts(e.content.parts ?? []) });
+  return view.own;
+}
+
+/** The event as another agent reads it ("For context:"), or `undefined` when nothing is left. */
+function framedContent(e: Event, view: EventView): Content | undefined {
+  if (view.framed === undefined) {
+    const framed = reframe(e);
+    view.framed = framed ? shared(view, framed) : null;
+  }
+  return view.framed ?? undefined;
+}
+
+/**
  * The contents an agent's model sees: the session's events filtered and re-framed (ADK `_get_contents`).
  * With `includeContents: "none"` only the current turn: from the newest event by the user or another
  * agent that is not a transfer event. Function responses are then put right after their calls, a late
  * answer to a long-running call replacing its pending response and what came between.
+ *
+ * The contents of stored (frozen) events are built once and shared, frozen, by every request that reads
+ * them; whoever hands a request to code that may change it makes a copy first (`editableContents`).
  */
 export function buildContents(
   events: readonly Event[],
   agentName: string,
   options: { includeContents: IncludeContents; branch?: string | undefined },
 ): Content[] {
-  // The router's newest-first walk already leaves out rewound ranges (PYX); history wants oldest first.
-  // One pass and one array however long the session: this runs on every model call.
+  // Rewound ranges are left out (PYX). One pass with index loops: this runs on every model call.
+  const kept = withoutRewound(events);
   const visible: Event[] = [];
-  for (const e of newestFirst(events))
-    if (
-      e.content?.role !== undefined &&
-      anyPart(e.content.parts ?? [], isVisiblePart) &&
-      onBranch(e.branch, options.branch) &&
-      !anyPart(e.content.parts ?? [], isFrameworkPart)
-    )
-      visible.push(e);
-  visible.reverse();
+  const visibleViews: EventView[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    const e = kept[i];
+    if (e === undefined) continue;
+    const view = viewOf(e);
+    if (!view.reachesModel || !onBranch(e.branch, options.branch)) continue;
+    visible.push(e);
+    visibleViews.push(view);
+  }
   let start = 0;
   if (options.includeContents === "none") {
     start = visible.length;
@@ -120,14 +167,17 @@ export function buildContents(
   const contents: Content[] = [];
   for (let i = start; i < visible.length; i++) {
     const e = visible[i];
-    if (e === undefined) continue;
-    if (e.author === agentName || e.author === "user") {
-      // A stored content holds only `role` and `parts` (zod strips the rest); `visible` has a role.
-      if (e.content) contents.push({ role: e.content.role, parts: visibleParts(e.content.parts ?? []) });
-    } else {
-      const framed = reframe(e);
-      if (framed) contents.push(framed);
-    }
+    const view = visibleViews[i];
+    if (e === undefined || view === undefined) continue;
+    const content =
+      e.author === agentName || e.author === "user" ? ownContent(e, view) : framedContent(e, view);
+    if (content) contents.push(content);
   }
   return responsesAfterTheirCalls(latestResponseAfterItsCall(contents));
 }
+
+/**
+ * A request's contents as a deep copy its holder may change (ADK's before-model callbacks edit
+ * `llm_request.contents` in place); the built ones are shared with later requests and frozen.
+ */
+export const editableContents = (contents: readonly Content[]): Content[] => structuredClone([...contents]);

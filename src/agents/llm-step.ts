@@ -8,6 +8,7 @@ import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { CallbackContext } from "./callback-context.js";
 import { firstResult } from "./callbacks.js";
 import { handOff } from "./hand-off.js";
+import { editableContents } from "./history.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
@@ -27,6 +28,7 @@ async function* modelResponses(
 ): AsyncGenerator<LlmResponse> {
   const { beforeModel, afterModel, onModelError } = agent.config;
   const before = withPlugins(pluginHooks(ctx, "beforeModel"), beforeModel);
+  if (before.length > 0) request.contents = editableContents(request.contents);
   const replaced = await firstResult(before, (cb) => cb(cbCtx, request));
   if (replaced !== undefined) {
     yield replaced; // a short-circuit skips afterModel and is not counted against the call limit

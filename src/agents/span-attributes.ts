@@ -1,4 +1,6 @@
+import type { Content } from "../core/content.js";
 import type { LlmRequest, LlmResponse, ModelSpec } from "../core/llm.js";
+import { memoized } from "../core/memo.js";
 import { ATTR, type SpanAttributes, TRACE_LIMITS } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { InvocationContext } from "./invocation-context.js";
@@ -30,13 +32,20 @@ const modelName = (spec: ModelSpec | undefined): { system: string; model: string
  * the trace keeps: a span costs the same at 10 history messages as at 10,000. Past
  * `TRACE_LIMITS.attributeChars` the text is cut there, ending with how many contents the request had.
  */
+const JSON_TEXT = Symbol("logged JSON");
+
+/** A content's JSON; a stored one (history shared between requests) is serialised once (`core/memo.ts`). */
+const jsonOf = (content: Content): string => memoized(content, JSON_TEXT, () => JSON.stringify(content));
+
 function loggedRequest(model: string, request: LlmRequest): string {
   const config = { system_instruction: request.systemInstruction, tools: request.tools.map((t) => t.name) };
   const { contents } = request;
   // `{...,"contents":[]}` without its closing `]}`: each content's JSON is appended until the limit.
   let text = JSON.stringify({ model, config, contents: [] }).slice(0, -2);
-  for (let i = 0; i < contents.length && text.length <= TRACE_LIMITS.attributeChars; i++)
-    text += (i === 0 ? "" : ",") + JSON.stringify(contents[i]);
+  for (let i = 0; i < contents.length && text.length <= TRACE_LIMITS.attributeChars; i++) {
+    const content = contents[i];
+    if (content) text += (i === 0 ? "" : ",") + jsonOf(content);
+  }
   if (text.length + 2 <= TRACE_LIMITS.attributeChars) return `${text}]}`;
   const tail = `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
   return text.slice(0, TRACE_LIMITS.attributeChars - tail.length) + tail;

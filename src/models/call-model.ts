@@ -2,7 +2,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LlmRequest, LlmResponse, RetryPolicy } from "../core/llm.js";
 import { toCallOptions } from "./convert.js";
 import { finalResponse, partFromOutput } from "./convert-response.js";
-import { withRetries } from "./retry.js";
+import { retried, single, withRetries } from "./retry.js";
 import { StreamAggregator } from "./stream-aggregator.js";
 
 /** How one model call runs. `sleep`, `random` and `now` are injected so tests control time. */
@@ -29,7 +29,7 @@ export function callModel(
   model: LanguageModelV3,
   request: LlmRequest,
   options: CallModelOptions,
-): AsyncGenerator<LlmResponse> {
+): AsyncIterable<LlmResponse> {
   const callOptions = toCallOptions(request, options.signal);
   const retry = { ...options, provider: model.provider };
   if (options.streaming) {
@@ -44,14 +44,16 @@ export function callModel(
       yield aggregator.result();
     }, retry);
   }
-  return withRetries(async function* () {
-    const result = await model.doGenerate(callOptions);
-    yield finalResponse({
-      parts: result.content.flatMap((output) => partFromOutput(output) ?? []),
-      finishReason: result.finishReason,
-      usage: result.usage,
-      modelVersion: result.response?.modelId ?? model.modelId,
-      streaming: false,
-    });
-  }, retry);
+  return single(() =>
+    retried(async () => {
+      const result = await model.doGenerate(callOptions);
+      return finalResponse({
+        parts: result.content.flatMap((output) => partFromOutput(output) ?? []),
+        finishReason: result.finishReason,
+        usage: result.usage,
+        modelVersion: result.response?.modelId ?? model.modelId,
+        streaming: false,
+      });
+    }, retry),
+  );
 }

@@ -9,8 +9,10 @@ import type {
 } from "@ai-sdk/provider";
 import { isJSONValue } from "@ai-sdk/provider";
 import type { Content, Part } from "../core/content.js";
+import { deepFreeze } from "../core/frozen.js";
 import { type GenerateContentConfig, toJsonSchema, wantsJson } from "../core/generate-content-config.js";
 import type { LlmRequest, ToolDeclaration } from "../core/llm.js";
+import { hasMemo, memoized } from "../core/memo.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
 type UserPart = Extract<LanguageModelV3Message, { role: "user" }>["content"][number];
@@ -133,22 +135,59 @@ function pushUserMessages(prompt: LanguageModelV3Prompt, parts: Part[], ids: Cal
   if (content) prompt.push({ role: "user", content });
 }
 
+/** Appends one content's messages (none, one, or a tool message and a user message) to `prompt`. */
+function pushMessages(prompt: LanguageModelV3Prompt, content: Content, ids: CallIds): void {
+  const parts = content.parts ?? [];
+  if (content.role === "model") {
+    const assistant = assistantParts(parts, ids);
+    if (assistant.length > 0) prompt.push({ role: "assistant", content: assistant });
+  } else pushUserMessages(prompt, parts, ids);
+}
+
+/** A content's messages, kept with a stored content (`core/memo.ts`): a history is shared by every later request. */
+const MESSAGES = Symbol("prompt messages");
+
+/** A call or response without an id takes a synthetic one from its place in the prompt: not kept. */
+const idsOwn = (content: Content): boolean =>
+  (content.parts ?? []).every(
+    (p) =>
+      (p.functionCall === undefined || Boolean(p.functionCall.id)) &&
+      (p.functionResponse === undefined || Boolean(p.functionResponse.id)),
+  );
+
+/** The messages of a stored content whose calls carry ids, converted once and frozen; otherwise `undefined`. */
+function keptMessages(content: Content): readonly LanguageModelV3Message[] | undefined {
+  if (!hasMemo(content)) return undefined;
+  return memoized(content, MESSAGES, () => {
+    if (!idsOwn(content)) return undefined;
+    const messages: LanguageModelV3Prompt = [];
+    pushMessages(messages, content, new CallIds());
+    return deepFreeze(messages);
+  });
+}
+
 /**
  * ADK history → AI SDK prompt. Role `model` becomes an assistant message (text, reasoning from
  * `thought` parts, tool calls with the function-call id); other roles become user messages, their
  * function responses a tool message with JSON output. Empty contents and code-execution parts are dropped.
+ * A stored content whose calls carry ids is converted once and its (frozen) messages reused.
  */
-export function toPrompt(systemInstruction: string, contents: Content[]): LanguageModelV3Prompt {
+export function toPrompt(systemInstruction: string, contents: readonly Content[]): LanguageModelV3Prompt {
   const ids = new CallIds();
   const prompt: LanguageModelV3Prompt = systemInstruction
     ? [{ role: "system", content: systemInstruction }]
     : [];
   for (const content of contents) {
-    const parts = content.parts ?? [];
-    if (content.role === "model") {
-      const assistant = assistantParts(parts, ids);
-      if (assistant.length > 0) prompt.push({ role: "assistant", content: assistant });
-    } else pushUserMessages(prompt, parts, ids);
+    const known = keptMessages(content);
+    if (known) {
+      // An index loop: iterating a frozen array is several times slower in V8 (this runs per message).
+      for (let i = 0; i < known.length; i++) {
+        const message = known[i];
+        if (message) prompt.push(message);
+      }
+      continue;
+    }
+    pushMessages(prompt, content, ids);
   }
   return prompt;
 }

@@ -95,3 +95,43 @@ export async function* withRetries<T>(
     }
   }
 }
+
+/** `withRetries` for a call that answers once (no stream): the same policy, as one promise. */
+export async function retried<T>(
+  attempt: () => Promise<T>,
+  options: RetryOptions & { provider: string },
+): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!shouldRetry(error, tries, options)) {
+        throw toModelError(error, { provider: options.provider, attempts: tries });
+      }
+      await options.sleep(retryDelayMs(error, tries, options));
+    }
+  }
+}
+
+/**
+ * One result as an async iterable, `answer` called on the first `next()`. A hand-written iterator, not an
+ * async generator: each async generator a result passes through costs microtasks of its own, and a
+ * non-streaming model call sits under several on every turn.
+ */
+export function single<T>(answer: () => Promise<T>): AsyncIterableIterator<T> {
+  let done = false;
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next(): Promise<IteratorResult<T>> {
+      if (done) return { done: true, value: undefined };
+      done = true;
+      return { done: false, value: await answer() };
+    },
+    async return(): Promise<IteratorResult<T>> {
+      done = true;
+      return { done: true, value: undefined };
+    },
+  };
+}

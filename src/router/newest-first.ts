@@ -31,3 +31,14 @@ function firstEventOf(events: readonly Event[], invocationId: string, from: numb
   while (k > 0 && events[k - 1]?.invocationId === invocationId) k -= 1;
   return k;
 }
+
+/**
+ * The session's events oldest first without the rewound ones (what `newestFirst` walks, reversed). A
+ * session with no rewind marker, nearly every one, is returned as it is, with no copy.
+ */
+export function withoutRewound(events: readonly Event[]): readonly Event[] {
+  let rewinds = false;
+  for (let i = 0; i < events.length && !rewinds; i++)
+    rewinds = Boolean(events[i]?.actions.rewindBeforeInvocationId);
+  return rewinds ? [...newestFirst(events)].reverse() : events;
+}

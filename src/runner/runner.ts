@@ -70,8 +70,9 @@ export class Runner {
   }
 
   /** Runs one invocation and yields its events. Session and busy errors are thrown before any event. */
-  async *run(request: RunRequest): AsyncGenerator<Event> {
-    yield* await this.start(request);
+  run(request: RunRequest): AsyncGenerator<Event> {
+    // The turn begins at the first `next()`, as a generator's body would, without a generator of its own.
+    return this.invoke(() => this.begin(request));
   }
 
   /**
@@ -81,6 +82,11 @@ export class Runner {
    * releases the lease when it finishes or is closed: iterate it to the end or call `return()`.
    */
   async start(request: RunRequest): Promise<AsyncGenerator<Event>> {
+    return this.invoke(await this.begin(request));
+  }
+
+  /** Validation, the user event and the session's lease: what `start` does before any event. */
+  private async begin(request: RunRequest): Promise<Turn> {
     validateNewMessage(request.newMessage);
     const key: SessionKey = { appName: this.app.name, userId: request.userId, sessionId: request.sessionId };
     const invocationId = request.invocationId ?? newInvocationId(this.services.ids);
@@ -120,10 +126,12 @@ export class Runner {
     const cost = new StorageCost();
     if (!resumed) cost.add(userEvent);
     const trace = { recorder, root, cost };
-    return this.invoke({ key, lease, leaseTtlMs, session, userEvent: turnEvent, request, resumed, trace });
+    return { key, lease, leaseTtlMs, session, userEvent: turnEvent, request, resumed, trace };
   }
 
-  private async *invoke(turn: Turn): AsyncGenerator<Event> {
+  /** The turn's events; `begun` is the turn itself (`start`) or how to begin it at the first `next()` (`run`). */
+  private async *invoke(begun: Turn | (() => Promise<Turn>)): AsyncGenerator<Event> {
+    const turn = typeof begun === "function" ? await begun() : begun;
     const { key, lease, session, userEvent, request, trace } = turn;
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);

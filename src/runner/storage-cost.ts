@@ -1,8 +1,7 @@
 import type { Event } from "../core/event.js";
 import { TEMP_PREFIX } from "../core/state.js";
 import { ATTR, type SpanAttributes } from "../core/trace.js";
-
-const encoder = new TextEncoder();
+import { utf8Length } from "./utf8-length.js";
 
 /**
  * What a turn wrote to session storage, counted as the runner stores it: one row per event plus one per
@@ -14,9 +13,9 @@ export class StorageCost {
   #bytes = 0;
 
   add(stored: Event): void {
-    const keys = Object.keys(stored.actions.stateDelta).filter((k) => !k.startsWith(TEMP_PREFIX));
-    this.#rows += 1 + keys.length;
-    this.#bytes += encoder.encode(JSON.stringify(stored)).byteLength;
+    this.#rows += 1;
+    for (const key in stored.actions.stateDelta) if (!key.startsWith(TEMP_PREFIX)) this.#rows += 1;
+    this.#bytes += utf8Length(JSON.stringify(stored));
   }
 
   attributes(): SpanAttributes {

@@ -9,23 +9,23 @@ import {
   type TraceSpan,
   type TurnTrace,
 } from "../core/trace.js";
+import { utf8Length } from "./utf8-length.js";
 
 const PAYLOADS = [ATTR.llmRequest, ATTR.llmResponse, ATTR.toolArgs, ATTR.toolResponse];
 
-const encoder = new TextEncoder();
+/** The 32 hex digits of a UUID (its version and variant digits included: ids need only be unique). */
+const hexOf = (uuid: string): string =>
+  uuid.length === 36
+    ? uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24)
+    : uuid.replace(/-/g, "");
 
-/** The last `length` hex digits of a UUID: past its version digit, so a counter-based test source stays unique. */
-const hex = (ids: IdSource, length: number): string => ids.uuid().replace(/-/g, "").slice(-length);
-
-const clip = (attributes: SpanAttributes): SpanAttributes => {
-  const out: SpanAttributes = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    out[key] =
-      typeof value === "string" && value.length > TRACE_LIMITS.attributeChars
-        ? `${value.slice(0, TRACE_LIMITS.attributeChars)}… (${value.length} chars)`
-        : value;
+/** Cuts a string attribute past `TRACE_LIMITS.attributeChars`, in place (the recorder owns the map). */
+const clip = (attributes: SpanAttributes): void => {
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (typeof value === "string" && value.length > TRACE_LIMITS.attributeChars)
+      attributes[key] = `${value.slice(0, TRACE_LIMITS.attributeChars)}… (${value.length} chars)`;
   }
-  return out;
 };
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -38,18 +38,22 @@ export class TraceRecorder implements SpanRecorder {
   readonly traceId: string;
   readonly #spans: TraceSpan[] = [];
   #dropped = 0;
+  readonly #spanIdBase: string;
+  #spanCount = 0;
 
   constructor(
     readonly invocationId: string,
     private readonly clock: Clock,
-    private readonly ids: IdSource,
+    ids: IdSource,
   ) {
-    this.traceId = hex(ids, 32);
+    this.traceId = hexOf(ids.uuid());
+    // Span ids: 12 hex digits from a second UUID, then a counter (unique within the trace, one UUID per turn).
+    this.#spanIdBase = hexOf(ids.uuid()).slice(-12);
   }
 
   /** `startMs` backdates the span (the runner's root span starts before the session is read). */
   start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs = this.clock.now()): OpenSpan {
-    const spanId = hex(this.ids, 16);
+    const spanId = this.#spanIdBase + (++this.#spanCount).toString(16).padStart(4, "0");
     const attrs: SpanAttributes = { ...attributes };
     let ended = false;
     return {
@@ -79,22 +83,21 @@ export class TraceRecorder implements SpanRecorder {
     };
   }
 
-  /** The spans in start order, within `TRACE_LIMITS`. */
+  /** The spans in start order, within `TRACE_LIMITS`. The recorder records nothing more afterwards. */
   finish(): TurnTrace {
-    const spans = [...this.#spans]
-      .sort((a, b) => a.startMs - b.startMs)
-      .map((span) => ({ ...span, attributes: clip(span.attributes) }));
+    const spans = this.#spans.sort((a, b) => a.startMs - b.startMs);
+    for (const span of spans) clip(span.attributes);
     const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
     if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
-    // Serialised once, and again only when the payloads had to go.
-    let json = JSON.stringify(trace);
-    if (json.length > TRACE_LIMITS.bytes) {
+    // Serialised once to be measured, and again only when the payloads had to go.
+    let bytes = utf8Length(JSON.stringify(trace));
+    if (bytes > TRACE_LIMITS.bytes) {
       for (const span of spans) for (const key of PAYLOADS) delete span.attributes[key];
       this.#markTruncated(trace, "payloads dropped");
-      json = JSON.stringify(trace);
+      bytes = utf8Length(JSON.stringify(trace));
     }
     const root = spans.find((s) => s.parentSpanId === undefined);
-    if (root) root.attributes[ATTR.traceBytes] = encoder.encode(json).byteLength;
+    if (root) root.attributes[ATTR.traceBytes] = bytes;
     return trace;
   }
 

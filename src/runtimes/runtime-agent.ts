@@ -3,6 +3,7 @@ import { CallbackContext } from "../agents/callback-context.js";
 import { type BeforeModelCallback, firstResult, type OneOrMany } from "../agents/callbacks.js";
 import type { FunctionTool } from "../agents/function-tool.js";
 import { handOff } from "../agents/hand-off.js";
+import { editableContents } from "../agents/history.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import { buildLlmRequest } from "../agents/llm-request-builder.js";
 import { agentTools, type ModelAgentConfig, transferPolicyOf } from "../agents/model-agent-config.js";
@@ -66,6 +67,7 @@ export class RuntimeAgent extends BaseAgent {
     }
     const cbCtx = new CallbackContext(ctx);
     const request = await buildLlmRequest(this, this.config, ctx, cbCtx);
+    if (this.config.beforeModel !== undefined) request.contents = editableContents(request.contents);
     const replaced = await firstResult(this.config.beforeModel, (cb) => cb(cbCtx, request));
     if (replaced !== undefined) return yield* this.replacedTurn(ctx, cbCtx, replaced);
     const recorder = new TurnRecorder(ctx, this, this.toolsByName, this.config);

@@ -35,7 +35,7 @@ export interface DurableObjectSessionStoreOptions {
   ids?: IdSource;
   /**
    * What `beginTurn` keeps of the sessions it read, to ask their objects only for newer events (decision
-   * 024). Defaults to one cache per isolate, shared by every store; `null` keeps nothing.
+   * 025). Defaults to one cache per isolate, shared by every store; `null` keeps nothing.
    */
   eventCache?: IsolateEventCache | null;
 }

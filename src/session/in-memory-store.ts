@@ -1,6 +1,8 @@
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
+import { deepFreeze } from "../core/frozen.js";
 import type { Clock, IdSource } from "../core/ids.js";
+import { frozenWithMemo } from "../core/memo.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
@@ -8,7 +10,6 @@ import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.
 import type { TaskKey, TaskPayload, TaskStore, TaskWrite, TaskWriteOptions } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
-import { deepFreeze } from "./frozen.js";
 import { InMemoryTasks } from "./in-memory-tasks.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -209,7 +210,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   #append(key: SessionKey, stored: StoredSession, event: Event): Event {
     if (stored.eventIds.has(event.id))
       throw new BatonError("invalid_request", `Event ${event.id} is already stored`);
-    const persisted = deepFreeze(persistedEvent(event));
+    const persisted = frozenWithMemo(persistedEvent(event));
     const split = splitStateDelta(persisted.actions.stateDelta);
     // Views merge the state into a map of their own, so this one can be written in place.
     Object.assign(stored.state, split.session);

@@ -1,6 +1,6 @@
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
-import { deepFreeze } from "./frozen.js";
+import { frozenWithMemo } from "../core/memo.js";
 import type { HeldRows, WindowRows } from "./held-rows.js";
 
 /** One session's window as the isolate holds it: frozen events with consecutive seqs from `firstSeq`. */
@@ -22,7 +22,7 @@ export interface IsolateEventCacheLimits {
 export const ISOLATE_EVENT_CACHE_LIMITS: IsolateEventCacheLimits = { sessions: 64, bytes: 8 * 2 ** 20 };
 
 /**
- * A Worker isolate's copy of the last window `beginTurn` read of each session (decision 024), so that a
+ * A Worker isolate's copy of the last window `beginTurn` read of each session (decision 025), so that a
  * turn asks its session's object only for the events after what the isolate holds instead of the whole
  * window over RPC. Stored events are immutable, so a held event stays true while its session's epoch
  * lasts: the object checks the epoch and the last held event before it answers with only the newer ones.
@@ -56,12 +56,13 @@ export class IsolateEventCache {
 
   /**
    * The window's events from the object's answer, in a fresh array: the reused events of `window` (what
-   * `held` returned), then `events`, frozen. The window becomes what is held of `name`. An answer that
+   * `held` returned), then `events`, frozen with a memo slot (decision 024), so what a turn derives from a
+   * held event is kept for the next turns of this isolate. The window becomes what is held of `name`. An answer that
    * reuses events `window` does not hold (not an answer to this cache's `held`) is a `storage_error`.
    */
   assemble(name: string, window: HeldWindow | undefined, answer: WindowRows, events: Event[]): Event[] {
     const { epoch, firstSeq, reusedTo } = answer;
-    for (const event of events) deepFreeze(event);
+    for (const event of events) frozenWithMemo(event);
     let all = events;
     if (reusedTo !== undefined) {
       const from = firstSeq - (window?.firstSeq ?? Number.NaN);

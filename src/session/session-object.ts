@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
+import { deepFreeze } from "../core/frozen.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { EventWindow } from "../core/session-store.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
@@ -15,7 +16,6 @@ import type {
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { CacheLedger } from "./cache-ledger.js";
 import { windowLimit } from "./event-window.js";
-import { deepFreeze } from "./frozen.js";
 import { type HeldRows, type WindowRows, windowAnswer } from "./held-rows.js";
 import { judgeLease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -56,7 +56,7 @@ export interface BeginTurnInput {
   leaseTtlMs: number;
   /**
    * What the caller already holds of the log (`null`: nothing yet). Given, a count window is answered with
-   * `rows`, and with only the events after the held ones when those can be reused (decision 024).
+   * `rows`, and with only the events after the held ones when those can be reused (decision 025).
    */
   held?: HeldRows | null;
 }

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { type Event, EventSchema } from "../core/event.js";
+import { deepFreeze } from "../core/frozen.js";
 import { type TurnTrace, TurnTraceSchema } from "../core/trace.js";
-import { deepFreeze } from "./frozen.js";
 import type { CachedRow } from "./session-cache.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
@@ -37,7 +37,7 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
      invocation_id TEXT NOT NULL,
      json TEXT NOT NULL
    );`,
-  // Step 4: the session's epoch (decision 024), new each time the session is created; a row made before
+  // Step 4: the session's epoch (decision 025), new each time the session is created; a row made before
   // this step reads its creation time as its epoch.
   "ALTER TABLE session ADD COLUMN epoch TEXT;",
 ];

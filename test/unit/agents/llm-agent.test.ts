@@ -123,6 +123,30 @@ describe("LlmAgent callbacks (ADK-SEMANTICS §7.2)", () => {
     expect(afterRan).toBe(false);
   });
 
+  it("lets beforeModel edit the request's contents in place without changing the stored history", async () => {
+    const model = scriptedModel([{ text: "one" }, { text: "two" }]);
+    const h = await harness(
+      new LlmAgent({
+        name: "a",
+        model,
+        beforeModel: (_ctx, request) => {
+          const first = request.contents[0]?.parts?.[0];
+          if (first) first.text = `${first.text} (edited)`;
+          request.contents.push({ role: "user", parts: [{ text: "added by the callback" }] });
+        },
+      }),
+    );
+    await h.turn("first question");
+    await h.turn("second question");
+    const second = model.calls[1];
+    expect(second && promptText(second)).toContain("first question (edited)");
+    expect(second && promptText(second)).toContain("added by the callback");
+    // The edit reached that request only: the stored event, and the history the next request is built from, keep the text.
+    const stored = (await h.session()).events.map((e) => e.content?.parts?.[0]?.text);
+    expect(stored).toEqual(["first question", "one", "second question", "two"]);
+    expect(second && promptText(second).match(/\(edited\)/g)).toHaveLength(1);
+  });
+
   it("C02: onModelError's response replaces the error and afterModel runs on it", async () => {
     const model = scriptedModel([{ fail: 400 }]);
     const h = await harness(

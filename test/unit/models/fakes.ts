@@ -99,14 +99,14 @@ export const request = (text = "hi", extra: Partial<LlmRequest> = {}): LlmReques
   ...extra,
 });
 
-export async function collect<T>(generator: AsyncGenerator<T>): Promise<T[]> {
+export async function collect<T>(generator: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of generator) out.push(item);
   return out;
 }
 
 /** The error an async generator throws, or a failure if it throws none. */
-export async function rejection(generator: AsyncGenerator<unknown>): Promise<unknown> {
+export async function rejection(generator: AsyncIterable<unknown>): Promise<unknown> {
   try {
     for await (const _ of generator) {
       // drain

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newestFirst } from "../../../src/router/newest-first.js";
+import { newestFirst, withoutRewound } from "../../../src/router/newest-first.js";
 import { history } from "../fixtures/history.js";
 
 const ids = (notation: string) => [...newestFirst(history(notation))].map((event) => event.id);
@@ -34,5 +34,17 @@ describe("newestFirst", () => {
     ["treats an empty rewind id as no marker", "U, REWIND()", ["ev-2", "ev-1"]],
   ])("%s", (_what, notation, expected) => {
     expect(ids(notation)).toEqual(expected);
+  });
+});
+
+describe("withoutRewound", () => {
+  it("returns the session itself, uncopied, when nothing is rewound", () => {
+    const events = history("U, root:text, U");
+    expect(withoutRewound(events)).toBe(events);
+  });
+
+  it("is what newestFirst walks, oldest first, when something is rewound", () => {
+    const events = history("U, root:text, U, billing:text, REWIND(e2), U");
+    expect(withoutRewound(events).map((e) => e.id)).toEqual(["ev-1", "ev-2", "ev-6"]);
   });
 });

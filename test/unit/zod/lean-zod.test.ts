@@ -14,6 +14,10 @@ describe("the lean zod/v4 a Worker's alias serves", () => {
     expect(Object.keys(z.core).sort()).toEqual(Object.keys(zod.core).sort());
   });
 
+  it("leaves fromJSONSchema out with an error that says where to import it from", () => {
+    expect(() => z.fromJSONSchema({ type: "string" })).toThrow(/import \{ fromJSONSchema \} from "zod"/);
+  });
+
   it("builds schemas that are zod's own, so either side's checks accept the other's", () => {
     const lean = z.object({ city: z.string() });
     expect(lean).toBeInstanceOf(zod.ZodObject);

@@ -8,6 +8,8 @@
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
   Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
+  // Index and `for…in` loops, not `Object.values`: this runs for every stored event and allocates nothing.
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+  else for (const key in value) deepFreeze(value[key]);
   return value;
 }

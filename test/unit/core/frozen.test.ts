@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepFreeze } from "../../../src/session/frozen.js";
+import { deepFreeze } from "../../../src/core/frozen.js";
 
 describe("deepFreeze", () => {
   it("freezes every object a value holds", () => {
