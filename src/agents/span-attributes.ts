@@ -70,26 +70,27 @@ export function modelSpanAttributes(
   };
 }
 
-const count = (usage: Record<string, unknown> | undefined, key: string): SpanAttributes => {
-  const value = usage?.[key];
-  return typeof value === "number"
-    ? { [key === "promptTokenCount" ? ATTR.inputTokens : ATTR.outputTokens]: value }
-    : {};
-};
-
 /** What the provider answered: tokens in and out from its usage, the finish reason, the response. */
-export const modelResponseAttributes = (response: LlmResponse): SpanAttributes => ({
-  ...count(response.usageMetadata, "promptTokenCount"),
-  ...count(response.usageMetadata, "candidatesTokenCount"),
-  ...(response.finishReason ? { [ATTR.finishReasons]: [response.finishReason] } : {}),
-  ...(response.modelVersion ? { [ATTR.responseModel]: response.modelVersion } : {}),
-  [ATTR.llmResponse]: JSON.stringify({
+export function modelResponseAttributes(response: LlmResponse): SpanAttributes {
+  const attributes: SpanAttributes = {};
+  const usage = response.usageMetadata;
+  if (typeof usage?.promptTokenCount === "number") attributes[ATTR.inputTokens] = usage.promptTokenCount;
+  if (typeof usage?.candidatesTokenCount === "number")
+    attributes[ATTR.outputTokens] = usage.candidatesTokenCount;
+  if (response.finishReason) attributes[ATTR.finishReasons] = [response.finishReason];
+  if (response.modelVersion) attributes[ATTR.responseModel] = response.modelVersion;
+  const logged: Record<string, unknown> = {
     content: response.content,
     finish_reason: response.finishReason,
     usage_metadata: response.usageMetadata,
-    ...(response.errorCode ? { error_code: response.errorCode, error_message: response.errorMessage } : {}),
-  }),
-});
+  };
+  if (response.errorCode) {
+    logged.error_code = response.errorCode;
+    logged.error_message = response.errorMessage;
+  }
+  attributes[ATTR.llmResponse] = JSON.stringify(logged);
+  return attributes;
+}
 
 /** `execute_tool <name>`. */
 export const toolSpanAttributes = (

@@ -75,7 +75,8 @@ export interface SessionStore {
   /**
    * Releases the lease if it is still the current one. Never throws for a lapsed lease. `trace`, the turn's
    * spans, is stored with the session in the same write; a session keeps its last
-   * `TRACE_LIMITS.turnsPerSession` traces.
+   * `TRACE_LIMITS.turnsPerSession` traces. The store owns `trace` from then on (the caller no longer
+   * changes it); `listTraces` returns copies that carry `baton.storage.trace_bytes` (`withStoredSize`).
    */
   endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void>;
   /**

@@ -89,3 +89,20 @@ export const ATTR = {
   traceBytes: "baton.storage.trace_bytes",
   truncated: "baton.trace.truncated",
 } as const;
+
+/**
+ * The trace as a store returns it: its root span (else its first) also carries `baton.storage.trace_bytes`,
+ * the UTF-8 bytes of the stored trace, which the store knows when it reads it back (decision 014).
+ */
+export function withStoredSize(trace: TurnTrace, bytes: number): TurnTrace {
+  const rootIndex = Math.max(
+    0,
+    trace.spans.findIndex((s) => s.parentSpanId === undefined),
+  );
+  return {
+    ...trace,
+    spans: trace.spans.map((span, i) =>
+      i === rootIndex ? { ...span, attributes: { ...span.attributes, [ATTR.traceBytes]: bytes } } : span,
+    ),
+  };
+}

@@ -28,6 +28,30 @@ const clip = (attributes: SpanAttributes): void => {
   }
 };
 
+/** Bytes a JSON string can take per UTF-16 unit at worst (a control character written as `\\u0000`). */
+const WORST_BYTES_PER_UNIT = 6;
+
+const stringBound = (text: string): number => WORST_BYTES_PER_UNIT * text.length + 2;
+
+/**
+ * An upper bound of the trace's size as UTF-8 JSON, from string lengths alone (no text is built): most
+ * turns' traces are far inside `TRACE_LIMITS.bytes`, and only one the bound cannot clear is serialised.
+ */
+function sizeBound(trace: TurnTrace): number {
+  let bytes = 128;
+  for (const span of trace.spans) {
+    bytes += 160 + stringBound(span.name) + (span.error === undefined ? 0 : stringBound(span.error));
+    for (const key in span.attributes) {
+      const value = span.attributes[key];
+      bytes += stringBound(key) + 1;
+      if (typeof value === "string") bytes += stringBound(value);
+      else if (Array.isArray(value)) for (const item of value) bytes += stringBound(item) + 1;
+      else bytes += 24; // a number or a boolean
+    }
+  }
+  return bytes;
+}
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -89,15 +113,11 @@ export class TraceRecorder implements SpanRecorder {
     for (const span of spans) clip(span.attributes);
     const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
     if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
-    // Serialised once to be measured, and again only when the payloads had to go.
-    let bytes = utf8Length(JSON.stringify(trace));
-    if (bytes > TRACE_LIMITS.bytes) {
+    // Serialised to be measured only when a cheap bound says it may not fit (the store serialises it anyway).
+    if (sizeBound(trace) > TRACE_LIMITS.bytes && utf8Length(JSON.stringify(trace)) > TRACE_LIMITS.bytes) {
       for (const span of spans) for (const key of PAYLOADS) delete span.attributes[key];
       this.#markTruncated(trace, "payloads dropped");
-      bytes = utf8Length(JSON.stringify(trace));
     }
-    const root = spans.find((s) => s.parentSpanId === undefined);
-    if (root) root.attributes[ATTR.traceBytes] = bytes;
     return trace;
   }
 

@@ -8,7 +8,7 @@ import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import type { TaskKey, TaskPayload, TaskStore, TaskWrite, TaskWriteOptions } from "../core/task-store.js";
-import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
+import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
 import { InMemoryTasks } from "./in-memory-tasks.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
@@ -34,11 +34,13 @@ interface StoredSession {
   traces: TurnTrace[];
 }
 
+const encoder = new TextEncoder();
+
 const scopeKey = (appName: string, userId: string): string => JSON.stringify([appName, userId]);
 
 /**
  * A `SessionStore` and `TaskStore` in process memory, for tests and Node. Stored events and state values are
- * deeply frozen and shared with every reader, never copied (turn traces too): a turn costs the same at 10 events as at 10,000
+ * deeply frozen and shared with every reader, never copied: a turn costs the same at 10 events as at 10,000
  * (bar the window it reads). What a read returns is a fresh array of events and a fresh state map, so a
  * caller may push to the one and assign keys of the other; changing a stored event or value throws.
  */
@@ -157,14 +159,18 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     const stored = this.#find(key);
     if (stored?.lease?.token === lease) stored.lease = null;
     if (stored && trace) {
-      // Frozen in place and shared like events: a trace is never changed once the turn ended.
-      stored.traces.push(deepFreeze(trace));
+      // Kept as given: the runner is done with it. Reads hand out copies, so nothing reaches the stored one.
+      stored.traces.push(trace);
       stored.traces.splice(0, Math.max(0, stored.traces.length - TRACE_LIMITS.turnsPerSession));
     }
   }
 
   async listTraces(key: SessionKey): Promise<TurnTrace[]> {
-    return [...(this.#find(key)?.traces ?? [])];
+    // Copied and measured at read time (the dev UI's), off the turn's path: the size a serialising store reports.
+    return (this.#find(key)?.traces ?? []).map((trace) => {
+      const json = JSON.stringify(trace);
+      return withStoredSize(TurnTraceSchema.parse(JSON.parse(json)), encoder.encode(json).byteLength);
+    });
   }
 
   async findSessionOwners(appName: string, sessionId: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { type Event, EventSchema } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
-import { type TurnTrace, TurnTraceSchema } from "../core/trace.js";
+import { type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import type { CachedRow } from "./session-cache.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
@@ -115,7 +115,13 @@ export const INSERT_TRACE = new Command<[invocationId: string, json: string]>(
 export const TRIM_TRACES = new Command<[keep: number]>(
   "DELETE FROM traces WHERE seq <= (SELECT MAX(seq) FROM traces) - ?",
 );
+const encoder = new TextEncoder();
+
 export const SELECT_TRACES = new Query<[], TurnTrace>(
   "SELECT json FROM traces ORDER BY seq",
-  z.object({ json: z.string() }).transform((row) => TurnTraceSchema.parse(parseJson(row.json))),
+  z
+    .object({ json: z.string() })
+    .transform((row) =>
+      withStoredSize(TurnTraceSchema.parse(parseJson(row.json)), encoder.encode(row.json).byteLength),
+    ),
 );

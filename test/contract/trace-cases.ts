@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { SessionKey } from "../../src/core/session.js";
-import { TRACE_LIMITS, type TurnTrace } from "../../src/core/trace.js";
+import { TRACE_LIMITS, type TurnTrace, withStoredSize } from "../../src/core/trace.js";
 import { type HarnessSetup, makeEvent, useContract } from "./fixtures.js";
 
 /** A small trace of one invocation: a root span and a model call under it. */
+/** A trace as `listTraces` returns it: with the UTF-8 size of its stored JSON on the root span. */
+const asListed = (trace: TurnTrace): TurnTrace =>
+  withStoredSize(trace, new TextEncoder().encode(JSON.stringify(trace)).byteLength);
+
 export function traceOf(invocationId: string): TurnTrace {
   return {
     traceId: "0af7651916cd43dd8448eb211c80319c",
@@ -44,7 +48,7 @@ export function traceCases(setup: HarnessSetup): void {
       }
       const { lease } = await t.store.beginTurn(key, makeEvent({ text: "untraced" }));
       await t.store.endTurn(key, lease);
-      expect(await traces(key)).toEqual([traceOf("e-1"), traceOf("e-2")]);
+      expect(await traces(key)).toEqual([asListed(traceOf("e-1")), asListed(traceOf("e-2"))]);
       expect(await traces(t.key("s1", "someone-else"))).toEqual([]);
     });
 
@@ -60,7 +64,7 @@ export function traceCases(setup: HarnessSetup): void {
       } catch (error) {
         expect(error).toBeInstanceOf(TypeError);
       }
-      expect(await traces(key)).toEqual([traceOf("e-1")]);
+      expect(await traces(key)).toEqual([asListed(traceOf("e-1"))]);
     });
 
     it(`keeps only the last ${TRACE_LIMITS.turnsPerSession} traces of a session`, async () => {
