@@ -7,6 +7,19 @@ const QUESTION = "What is the status of my order?";
 /** What the final model event of a turn carries, on every route. */
 const FINISHED = '"finishReason":"STOP"';
 
+/**
+ * What wrangler dev's proxy answers (503) when its own fetch to the Worker fails with a network error. Its
+ * "restarted" check compares the request's URL (with its path) to the Worker's origin (without one), so
+ * under load a pooled connection the Worker's side reset ("Connection reset by peer", "stream disconnected
+ * prematurely") gets this answer with no restart at all. The request may not have reached the Worker.
+ */
+const DROPPED_BY_DEV_PROXY = "Your worker restarted mid-request";
+/** Sends of one turn at most: the first, then again after a drop (or a 409 left by a dropped send). */
+const MAX_SENDS = 8;
+
+const dropped = (answer: { status: number; text: string }): boolean =>
+  answer.status === 503 && answer.text.startsWith(DROPPED_BY_DEV_PROXY);
+
 /** A session the driver runs turns on: its app, user and id. */
 export interface BenchSession {
   appName: string;
@@ -17,6 +30,7 @@ export interface BenchSession {
 export class BenchClient {
   // node:http with keep-alive costs a few ms less per request than fetch here, on both sides alike.
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  #resent = 0;
 
   constructor(readonly origin: string) {}
 
@@ -77,13 +91,18 @@ export class BenchClient {
     return this.#timed("/baseline/run", { ...session, text: QUESTION });
   }
 
+  /** Turns sent again because wrangler dev's proxy dropped a send (each counts once, timed from its first send). */
+  get resent(): number {
+    return this.#resent;
+  }
+
   close(): void {
     this.#agent.destroy();
   }
 
   async #timed(path: string, body: unknown): Promise<number> {
     const t0 = performance.now();
-    const { status, text } = await this.post(path, body);
+    const { status, text } = await this.#send(path, body);
     const ms = performance.now() - t0;
     // A failed turn is fast; counting it would flatter the figures, so it stops the bench instead.
     if (
@@ -94,5 +113,22 @@ export class BenchClient {
     )
       throw new Error(`${path} did not answer: ${status} ${text.slice(0, 300)}`);
     return ms;
+  }
+
+  /**
+   * POSTs a turn; a send wrangler dev's proxy dropped is sent again, after a short wait, and so is one that
+   * then finds the session busy (the dropped send did reach the Worker and its turn still runs).
+   */
+  async #send(path: string, body: unknown): Promise<{ status: number; text: string }> {
+    let answer = await this.post(path, body);
+    let wasDropped = false;
+    for (let send = 2; send <= MAX_SENDS; send++) {
+      if (dropped(answer)) wasDropped = true;
+      else if (!(wasDropped && answer.status === 409)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100 * send));
+      answer = await this.post(path, body);
+    }
+    if (wasDropped) this.#resent++;
+    return answer;
   }
 }

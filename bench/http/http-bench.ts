@@ -17,6 +17,10 @@ export async function httpBench(): Promise<void> {
     try {
       await latencyBench(client, fake, { fast: { warmup: 5, rounds: 60 }, slow: { warmup: 2, rounds: 15 } });
       await throughputBench(client, { sessions: 100, turnsPerSession: 3, sequentialTurns: 30, rounds: 3 });
+      if (client.resent > 0)
+        console.log(
+          `  ${client.resent} turns were sent again after wrangler dev's proxy dropped their first send`,
+        );
     } finally {
       client.close();
       await worker.dispose();

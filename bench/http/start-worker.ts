@@ -34,6 +34,8 @@ export interface StartOptions {
   config?: string;
   /** Plain-text vars added to the Worker's env. */
   vars?: Record<string, string>;
+  /** Opens workerd's inspector on this port of 127.0.0.1 (a CPU profile of the Worker); off by default. */
+  inspectorPort?: number;
 }
 
 /** Starts the Worker with the fake model as its `openai-compatible` endpoint; `dispose` stops it and removes the copy. */
@@ -59,7 +61,10 @@ export async function startBenchWorker(
       },
       dev: {
         server: { hostname: "127.0.0.1", port: 0 },
-        inspector: false,
+        inspector:
+          options.inspectorPort === undefined
+            ? false
+            : { hostname: "127.0.0.1", port: options.inspectorPort },
         persist: false,
         watch: false,
         // BENCH_LOG=debug shows wrangler's own log, request by request.

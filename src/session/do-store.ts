@@ -12,11 +12,12 @@ import {
   splitStateDelta,
 } from "../core/state.js";
 import type { TurnTrace } from "../core/trace.js";
+import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
-import { remote, unwrap } from "./rpc-result.js";
+import { ok, type RpcResult, remote, unwrap } from "./rpc-result.js";
 import type { AppObject, UserObject } from "./scope-objects.js";
-import type { SessionObject } from "./session-object.js";
+import type { BeginTurnInput, SessionObject, TurnBegun } from "./session-object.js";
 
 /** The bindings the store needs (wrangler `durable_objects.bindings`), plus the optional lease length. */
 export interface SessionStoreEnv {
@@ -32,7 +33,15 @@ export interface DurableObjectSessionStoreOptions {
   leaseTtlMs?: number;
   /** Generates ids for sessions created without one. Defaults to `crypto.randomUUID`. */
   ids?: IdSource;
+  /**
+   * What `beginTurn` keeps of the sessions it read, to ask their objects only for newer events (decision
+   * 025). Defaults to one cache per isolate, shared by every store; `null` keeps nothing.
+   */
+  eventCache?: IsolateEventCache | null;
 }
+
+/** The isolate's cache of turn windows, shared by the stores each request makes. */
+const isolateEventCache = new IsolateEventCache();
 
 type ScopeDeltas = Pick<ScopedDelta, "app" | "user">;
 
@@ -49,10 +58,12 @@ export class DurableObjectSessionStore implements SessionStore {
   readonly #env: SessionStoreEnv;
   readonly #ids: IdSource;
   readonly #leaseTtlMs: number;
+  readonly #events: IsolateEventCache | null;
 
   constructor(env: SessionStoreEnv, options: DurableObjectSessionStoreOptions = {}) {
     this.#env = env;
     this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
+    this.#events = options.eventCache === undefined ? isolateEventCache : options.eventCache;
     this.#leaseTtlMs = options.leaseTtlMs ?? parseLeaseTtl(env.SESSION_LEASE_TTL_MS) ?? DEFAULT_LEASE_TTL_MS;
   }
 
@@ -103,6 +114,7 @@ export class DurableObjectSessionStore implements SessionStore {
   }
 
   async deleteSession(key: SessionKey): Promise<void> {
+    this.#events?.forget(sessionObjectName(key));
     await Promise.all([
       this.#session(key).destroy(),
       this.#user(key.appName, key.userId).forgetSession(key.sessionId),
@@ -132,7 +144,7 @@ export class DurableObjectSessionStore implements SessionStore {
     assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
-    const turn = this.#session(key).beginTurn({ event: stored, window, leaseTtlMs: this.#leaseTtlMs });
+    const turn = this.#beginTurn(key, { event: stored, window, leaseTtlMs: this.#leaseTtlMs });
     // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,
     // and only if the user event was new (a resumed turn applied its delta the first time).
     const shared = isEmpty(split)
@@ -146,6 +158,25 @@ export class DurableObjectSessionStore implements SessionStore {
       : started.session.state;
     const { lease, resumed } = started;
     return { session: { ...started.session, state }, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
+  }
+
+  /**
+   * The object's `beginTurn`, telling it what this isolate holds of the session so that it sends only the
+   * newer events; the answer is assembled into the whole window here.
+   */
+  async #beginTurn(key: SessionKey, input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
+    const cache = this.#events;
+    if (!cache || input.window.afterTimestamp !== undefined) return this.#session(key).beginTurn(input);
+    const name = sessionObjectName(key);
+    const { held, window } = cache.held(name);
+    const result = await this.#session(key).beginTurn({ ...input, held });
+    if (!result.ok || !result.value.rows) return result;
+    const { session, rows } = result.value;
+    // `window` is the entry `held` described and is never changed in place, so the answer fits it.
+    return ok({
+      ...result.value,
+      session: { ...session, events: cache.assemble(name, window, rows, session.events) },
+    });
   }
 
   async renewLease(key: SessionKey, lease: string): Promise<void> {

@@ -11,6 +11,8 @@ export interface SessionMeta {
   sessionId: string;
   lastUpdateTime: number;
   lease: Lease | null;
+  /** New each time the session is created: rows of one epoch are never rewritten, only appended to. */
+  epoch: string;
 }
 
 /** One event row, checked once: the event, its append sequence and its JSON size (the budget's unit). */
@@ -58,12 +60,25 @@ export class SessionCache {
 
   /** The window's events when the cache holds all it selects, else `undefined` (read SQL). */
   window(window: EventWindow): Event[] | undefined {
-    const events = () => this.#rows.map((row) => row.event);
-    if (this.#complete) return selectWindow(events(), window);
-    const limit = windowLimit(window);
+    if (this.#complete && window.afterTimestamp !== undefined)
+      return selectWindow(
+        this.#rows.map((row) => row.event),
+        window,
+      );
+    return this.rows(window)?.map((row) => row.event);
+  }
+
+  /**
+   * The rows of a count window (no `afterTimestamp`) when the cache holds all it selects, else `undefined`.
+   * A count window is always the newest rows of the log, a contiguous run of it.
+   */
+  rows(window: EventWindow): CachedRow[] | undefined {
     // Timestamps are not ordered by seq, so a time filter needs the whole log.
-    if (window.afterTimestamp !== undefined || limit < 0 || limit > this.#rows.length) return undefined;
-    return limit === 0 ? [] : this.#rows.slice(-limit).map((row) => row.event);
+    if (window.afterTimestamp !== undefined) return undefined;
+    const limit = windowLimit(window);
+    if (limit < 0) return this.#complete ? [...this.#rows] : undefined;
+    if (limit > this.#rows.length) return this.#complete ? [...this.#rows] : undefined;
+    return limit === 0 ? [] : this.#rows.slice(-limit);
   }
 
   /** Adds older rows (oldest first) read from SQL; `reachedStart` when nothing older exists. */

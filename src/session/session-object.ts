@@ -16,10 +16,11 @@ import type {
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { CacheLedger } from "./cache-ledger.js";
 import { windowLimit } from "./event-window.js";
+import { type HeldRows, type WindowRows, windowAnswer } from "./held-rows.js";
 import { judgeLease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
-import { SessionCache, type SessionMeta } from "./session-cache.js";
+import { type CachedRow, SessionCache, type SessionMeta } from "./session-cache.js";
 import {
   cachedRow,
   HAS_EVENT,
@@ -53,13 +54,22 @@ export interface BeginTurnInput {
   event: Event;
   window: EventWindow;
   leaseTtlMs: number;
+  /**
+   * What the caller already holds of the log (`null`: nothing yet). Given, a count window is answered with
+   * `rows`, and with only the events after the held ones when those can be reused (decision 025).
+   */
+  held?: HeldRows | null;
 }
 
-/** A begun turn: the session as the turn starts, its lease, and whether its user event was stored before. */
+/**
+ * A begun turn: the session as the turn starts, its lease, and whether its user event was stored before.
+ * With `rows` (the caller passed `held`), `session.events` are the events `rows` describes.
+ */
 export interface TurnBegun {
   session: SessionRecord;
   lease: string;
   resumed: boolean;
+  rows?: WindowRows;
 }
 
 /** What the object returns: the session with its own state only (no `app:`/`user:` keys). */
@@ -90,6 +100,7 @@ const metaOf = (row: SessionRow): SessionMeta => ({
     row.lease_token === null || row.lease_expires_at === null
       ? null
       : { token: row.lease_token, expiresAt: row.lease_expires_at },
+  epoch: row.epoch,
 });
 
 /**
@@ -135,7 +146,8 @@ export class SessionObject extends DurableObject {
     const repeated = seeds.find((event, i) => seeds.findIndex((e) => e.id === event.id) !== i);
     if (repeated) return refuse(new BatonError("invalid_request", `Event ${repeated.id} is already stored`));
     this.ctx.storage.transactionSync(() => {
-      INSERT_SESSION.run(this.#sql, key.appName, key.userId, key.sessionId, Date.now() / 1000);
+      const epoch = crypto.randomUUID();
+      INSERT_SESSION.run(this.#sql, key.appName, key.userId, key.sessionId, Date.now() / 1000, epoch);
       writeState(this.#sql, state);
       for (const event of seeds) {
         INSERT_EVENT.first(this.#sql, event.id, event.timestamp, JSON.stringify(event));
@@ -194,8 +206,13 @@ export class SessionObject extends DurableObject {
     if (resumed) this.#setLease(cache, lease);
     const written = resumed ? ok(null) : this.#write(cache, input.event, lease);
     if (!written.ok) return written;
-    const session = this.#snapshot(input.window);
-    return session.ok ? ok({ session: session.value, lease: lease.token, resumed }) : session;
+    if (input.held === undefined || input.window.afterTimestamp !== undefined) {
+      const session = this.#snapshot(input.window);
+      return session.ok ? ok({ session: session.value, lease: lease.token, resumed }) : session;
+    }
+    const answer = windowAnswer(this.#rows(cache, input.window), cache.meta.epoch, input.held);
+    const session = { ...this.#record(cache), events: answer.events };
+    return ok({ session, lease: lease.token, resumed, rows: answer.rows });
   }
 
   /** Extends `lease` by `leaseTtlMs` if it is the live one; `lease_lost` otherwise. */
@@ -355,35 +372,41 @@ export class SessionObject extends DurableObject {
   #read(window: EventWindow): RpcResult<SessionRecord> {
     const cache = this.#load();
     if (!cache) return notFound();
+    return ok({ ...this.#record(cache), events: this.#events(cache, window) });
+  }
+
+  /** The session as a record without its events. */
+  #record(cache: SessionCache): Omit<SessionRecord, "events"> {
     const { meta } = cache;
-    return ok({
+    return {
       id: meta.sessionId,
       appName: meta.appName,
       userId: meta.userId,
       state: { ...cache.state },
-      events: this.#events(cache, window),
       lastUpdateTime: meta.lastUpdateTime,
-    });
+    };
   }
 
-  /**
-   * The window's events from the cache, first growing it backwards from SQL when it holds too few; a time
-   * window over a partly cached log is read from SQL directly.
-   */
+  /** The window's events from the cache; a time window over a partly cached log is read from SQL directly. */
   #events(cache: SessionCache, window: EventWindow): Event[] {
+    if (window.afterTimestamp === undefined) return this.#rows(cache, window).map((row) => row.event);
     const cached = cache.window(window);
     if (cached) return cached;
-    const limit = windowLimit(window);
-    if (window.afterTimestamp === undefined || cache.complete) {
-      const missing = limit < 0 ? -1 : limit - cache.size;
-      const before = Math.min(cache.oldestSeq, END_OF_LOG);
-      const older = SELECT_OLDER_NEWEST_FIRST.all(this.#sql, before, missing).reverse();
-      cache.prepend(older, missing < 0 || older.length < missing);
-      const events = cache.window(window) ?? [];
-      this.#charge(cache);
-      return events;
-    }
-    const newestFirst = SELECT_WINDOW_NEWEST_FIRST.all(this.#sql, window.afterTimestamp, limit);
+    const newestFirst = SELECT_WINDOW_NEWEST_FIRST.all(this.#sql, window.afterTimestamp, windowLimit(window));
     return newestFirst.reverse();
+  }
+
+  /** A count window's rows from the cache, first growing it backwards from SQL when it holds too few. */
+  #rows(cache: SessionCache, window: EventWindow): CachedRow[] {
+    const cached = cache.rows(window);
+    if (cached) return cached;
+    const limit = windowLimit(window);
+    const missing = limit < 0 ? -1 : limit - cache.size;
+    const before = Math.min(cache.oldestSeq, END_OF_LOG);
+    const older = SELECT_OLDER_NEWEST_FIRST.all(this.#sql, before, missing).reverse();
+    cache.prepend(older, missing < 0 || older.length < missing);
+    const rows = cache.rows(window) ?? [];
+    this.#charge(cache);
+    return rows;
   }
 }

@@ -37,6 +37,9 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
      invocation_id TEXT NOT NULL,
      json TEXT NOT NULL
    );`,
+  // Step 4: the session's epoch (decision 025), new each time the session is created; a row made before
+  // this step reads its creation time as its epoch.
+  "ALTER TABLE session ADD COLUMN epoch TEXT;",
 ];
 
 const SessionRowSchema = z.object({
@@ -46,15 +49,20 @@ const SessionRowSchema = z.object({
   last_update_time: z.number(),
   lease_token: z.string().nullable(),
   lease_expires_at: z.number().nullable(),
+  epoch: z.string(),
 });
 export type SessionRow = z.infer<typeof SessionRowSchema>;
 
 export const SELECT_SESSION = new Query<[], SessionRow>(
-  "SELECT app_name, user_id, session_id, last_update_time, lease_token, lease_expires_at FROM session WHERE id = 1",
+  "SELECT app_name, user_id, session_id, last_update_time, lease_token, lease_expires_at," +
+    " COALESCE(epoch, 'created ' || created_at) AS epoch FROM session WHERE id = 1",
   SessionRowSchema,
 );
-export const INSERT_SESSION = new Command<[app: string, user: string, session: string, created: number]>(
-  "INSERT INTO session (id, app_name, user_id, session_id, created_at, last_update_time) VALUES (1, ?1, ?2, ?3, ?4, ?4)",
+export const INSERT_SESSION = new Command<
+  [app: string, user: string, session: string, created: number, epoch: string]
+>(
+  "INSERT INTO session (id, app_name, user_id, session_id, created_at, last_update_time, epoch)" +
+    " VALUES (1, ?1, ?2, ?3, ?4, ?4, ?5)",
 );
 export const TOUCH_SESSION = new Command<[lastUpdateTime: number]>(
   "UPDATE session SET last_update_time = ? WHERE id = 1",

@@ -3,7 +3,7 @@ import { CacheLedger } from "../../../src/session/cache-ledger.js";
 import { type CachedRow, SessionCache } from "../../../src/session/session-cache.js";
 import { idsOf, makeEvent } from "../../contract/fixtures.js";
 
-const meta = { appName: "a", userId: "u", sessionId: "s", lastUpdateTime: 0, lease: null };
+const meta = { appName: "a", userId: "u", sessionId: "s", lastUpdateTime: 0, lease: null, epoch: "e1" };
 const rows = (from: number, count: number): CachedRow[] =>
   Array.from({ length: count }, (_, i) => ({
     seq: from + i,
