@@ -20,6 +20,7 @@ export async function inProcessBench(options = { warmup: 10, rounds: 100, block:
   // SAFETY: timed-rounds.ts prints exactly a `TimedRounds` as its last line.
   const timed = (await runBundled("timed-rounds.ts", args)) as TimedRounds;
   const memory = await runBundled("memory-run.ts");
+  const alone = await runBundled("alone-run.ts");
   const read = (key: string) =>
     number(typeof memory === "object" && memory ? Reflect.get(memory, key) : undefined);
 
@@ -46,6 +47,11 @@ export async function inProcessBench(options = { warmup: 10, rounds: 100, block:
   console.log(
     `  10-event turn, unbounded:         ${verdict(small, 70, " µs")} (same-run reference, a JSON round trip` +
       ` of the 10-event session: ${us(refMedian)}; the turn is ${(small / refMedian).toFixed(1)}× it)`,
+  );
+  const aloneMedian = number(typeof alone === "object" && alone ? Reflect.get(alone, "median") : undefined);
+  console.log(
+    `  the same 10-event turn in a process holding only 10-event sessions (4,000 turns after 2,000): median` +
+      ` ${us(aloneMedian)} (the rounds above also hold 1,000- and 10,000-event sessions, whose collection it shares)`,
   );
   console.log(
     `  10,000 vs 10 events, unbounded:   ${verdict(pairedRatio(at(10_000, false), at(10, false)), 100)}`,

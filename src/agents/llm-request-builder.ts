@@ -56,7 +56,8 @@ export async function buildLlmRequest(
 
 /** The agent's generation config, a fresh copy per request (callbacks may change it); an output schema asks for JSON (ADK `set_output_schema`). */
 function requestConfig(settings: RequestSettings): GenerateContentConfig {
-  const config: GenerateContentConfig = structuredClone(settings.generateContentConfig ?? {});
+  const given = settings.generateContentConfig;
+  const config: GenerateContentConfig = given === undefined ? {} : structuredClone(given);
   const schema = settings.outputJsonSchema;
   if (schema !== undefined) {
     config.responseSchema = schema;
