@@ -71,7 +71,23 @@ export function retryDelayMs(error: unknown, attempt: number, options: RetryOpti
 }
 
 /**
- * The one retry loop: runs `attempt` (a fresh stream of results per try) until a try completes or its
+ * After try number `tries` failed: throws the final failure as a `BatonError` with a `MODEL_*` code when
+ * no retry is due (or `final`: a result already reached the caller), else waits before the next try.
+ */
+async function retryOrThrow(
+  error: unknown,
+  tries: number,
+  options: RetryOptions & { provider: string },
+  final = false,
+): Promise<void> {
+  if (final || !shouldRetry(error, tries, options)) {
+    throw toModelError(error, { provider: options.provider, attempts: tries });
+  }
+  await options.sleep(retryDelayMs(error, tries, options));
+}
+
+/**
+ * The retry loop for a stream: runs `attempt` (a fresh stream of results per try) until a try completes or its
  * failure is final. Once a result has reached the caller a retry would repeat it, so a later failure is
  * final too. The final failure is thrown as a `BatonError` with a `MODEL_*` code.
  */
@@ -88,15 +104,12 @@ export async function* withRetries<T>(
       }
       return;
     } catch (error) {
-      if (yielded || !shouldRetry(error, tries, options)) {
-        throw toModelError(error, { provider: options.provider, attempts: tries });
-      }
-      await options.sleep(retryDelayMs(error, tries, options));
+      await retryOrThrow(error, tries, options, yielded);
     }
   }
 }
 
-/** `withRetries` for a call that answers once (no stream): the same policy, as one promise. */
+/** `withRetries` for a call that answers once (no stream): the same policy and failures, as one promise. */
 export async function retried<T>(
   attempt: () => Promise<T>,
   options: RetryOptions & { provider: string },
@@ -105,10 +118,7 @@ export async function retried<T>(
     try {
       return await attempt();
     } catch (error) {
-      if (!shouldRetry(error, tries, options)) {
-        throw toModelError(error, { provider: options.provider, attempts: tries });
-      }
-      await options.sleep(retryDelayMs(error, tries, options));
+      await retryOrThrow(error, tries, options);
     }
   }
 }
