@@ -95,14 +95,15 @@ export const ATTR = {
  * the UTF-8 bytes of the stored trace, which the store knows when it reads it back (decision 014).
  */
 export function withStoredSize(trace: TurnTrace, bytes: number): TurnTrace {
-  const rootIndex = Math.max(
-    0,
-    trace.spans.findIndex((s) => s.parentSpanId === undefined),
-  );
+  const root = rootSpan(trace);
   return {
     ...trace,
-    spans: trace.spans.map((span, i) =>
-      i === rootIndex ? { ...span, attributes: { ...span.attributes, [ATTR.traceBytes]: bytes } } : span,
+    spans: trace.spans.map((span) =>
+      span === root ? { ...span, attributes: { ...span.attributes, [ATTR.traceBytes]: bytes } } : span,
     ),
   };
 }
+
+/** The span a trace's own attributes go on: its root (the one without a parent), else its first. */
+export const rootSpan = (trace: TurnTrace): TraceSpan | undefined =>
+  trace.spans.find((s) => s.parentSpanId === undefined) ?? trace.spans[0];

@@ -3,6 +3,7 @@ import type { SessionKey } from "../core/session.js";
 import {
   ATTR,
   type OpenSpan,
+  rootSpan,
   type SpanAttributes,
   type SpanRecorder,
   TRACE_LIMITS,
@@ -122,7 +123,7 @@ export class TraceRecorder implements SpanRecorder {
   }
 
   #markTruncated(trace: TurnTrace, why: string): void {
-    const root = trace.spans.find((s) => s.parentSpanId === undefined) ?? trace.spans[0];
+    const root = rootSpan(trace);
     if (root) root.attributes[ATTR.truncated] = why;
   }
 }
