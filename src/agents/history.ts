@@ -92,7 +92,6 @@ export function reframe(event: Event): Content | undefined {
  */
 interface EventView {
   readonly reachesModel: boolean;
-  readonly kept: boolean;
   own?: Content | undefined;
   framed?: Content | null | undefined;
 }
@@ -104,17 +103,15 @@ const reachesModel = (e: Event): boolean =>
   anyPart(e.content.parts ?? [], isVisiblePart) &&
   !anyPart(e.content.parts ?? [], isFrameworkPart);
 
-const viewOf = (e: Event): EventView =>
-  memoized(e, VIEW, () => ({ reachesModel: reachesModel(e), kept: hasMemo(e) }));
+const viewOf = (e: Event): EventView => memoized(e, VIEW, () => ({ reachesModel: reachesModel(e) }));
 
 /** A content kept with its event is frozen (every later request shares it) and memoizes in turn (its prompt). */
-const shared = (view: EventView, content: Content): Content =>
-  view.kept ? frozenWithMemo(content) : content;
+const shared = (e: Event, content: Content): Content => (hasMemo(e) ? frozenWithMemo(content) : content);
 
 /** The event's content as its author (or the user) gave it, visible parts only. */
 function ownContent(e: Event, view: EventView): Content | undefined {
   if (view.own === undefined && e.content)
-    view.own = shared(view, { role: e.content.role, parts: visibleParts(e.content.parts ?? []) });
+    view.own = shared(e, { role: e.content.role, parts: visibleParts(e.content.parts ?? []) });
   return view.own;
 }
 
@@ -122,7 +119,7 @@ function ownContent(e: Event, view: EventView): Content | undefined {
 function framedContent(e: Event, view: EventView): Content | undefined {
   if (view.framed === undefined) {
     const framed = reframe(e);
-    view.framed = framed ? shared(view, framed) : null;
+    view.framed = framed ? shared(e, framed) : null;
   }
   return view.framed ?? undefined;
 }

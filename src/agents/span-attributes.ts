@@ -27,16 +27,16 @@ const modelName = (spec: ModelSpec | undefined): { system: string; model: string
   return at < 0 ? { system: spec, model: spec } : { system: spec.slice(0, at), model: spec.slice(at + 1) };
 };
 
-/**
- * The request as ADK logs it (`{model, config, contents}` as JSON), serialising only as many contents as
- * the trace keeps: a span costs the same at 10 history messages as at 10,000. Past
- * `TRACE_LIMITS.attributeChars` the text is cut there, ending with how many contents the request had.
- */
 const JSON_TEXT = Symbol("logged JSON");
 
 /** A content's JSON; a stored one (history shared between requests) is serialised once (`core/memo.ts`). */
 const jsonOf = (content: Content): string => memoized(content, JSON_TEXT, () => JSON.stringify(content));
 
+/**
+ * The request as ADK logs it (`{model, config, contents}` as JSON), serialising only as many contents as
+ * the trace keeps: a span costs the same at 10 history messages as at 10,000. Past
+ * `TRACE_LIMITS.attributeChars` the text is cut there, ending with how many contents the request had.
+ */
 function loggedRequest(model: string, request: LlmRequest): string {
   const config = { system_instruction: request.systemInstruction, tools: request.tools.map((t) => t.name) };
   const { contents } = request;
