@@ -12,7 +12,11 @@ import type { TimedRounds } from "./timed-rounds.js";
 
 const us = (v: number) => `${v < 100 ? v.toFixed(1) : Math.round(v).toLocaleString("en")} µs`;
 
-const number = (value: unknown): number => (typeof value === "number" ? value : Number.NaN);
+/** A number a bundled run printed under `key`, or NaN when it printed none. */
+const field = (result: unknown, key: string): number => {
+  const value: unknown = typeof result === "object" && result !== null ? Reflect.get(result, key) : undefined;
+  return typeof value === "number" ? value : Number.NaN;
+};
 
 /** Prints medians, p99s and same-run ratios of the timed rounds, then the memory run's figures. */
 export async function inProcessBench(options = { warmup: 10, rounds: 100, block: 4 }): Promise<void> {
@@ -21,8 +25,7 @@ export async function inProcessBench(options = { warmup: 10, rounds: 100, block:
   const timed = (await runBundled("timed-rounds.ts", args)) as TimedRounds;
   const memory = await runBundled("memory-run.ts");
   const alone = await runBundled("alone-run.ts");
-  const read = (key: string) =>
-    number(typeof memory === "object" && memory ? Reflect.get(memory, key) : undefined);
+  const read = (key: string) => field(memory, key);
 
   const at = (size: number, bounded: boolean) =>
     timed.cases.find((c) => c.size === size && c.bounded === bounded)?.times ?? [];
@@ -48,7 +51,7 @@ export async function inProcessBench(options = { warmup: 10, rounds: 100, block:
     `  10-event turn, unbounded:         ${verdict(small, 70, " µs")} (same-run reference, a JSON round trip` +
       ` of the 10-event session: ${us(refMedian)}; the turn is ${(small / refMedian).toFixed(1)}× it)`,
   );
-  const aloneMedian = number(typeof alone === "object" && alone ? Reflect.get(alone, "median") : undefined);
+  const aloneMedian = field(alone, "median");
   console.log(
     `  the same 10-event turn in a process holding only 10-event sessions (4,000 turns after 2,000): median` +
       ` ${us(aloneMedian)} (the rounds above also hold 1,000- and 10,000-event sessions, whose collection it shares)`,
