@@ -15,7 +15,11 @@ export async function httpBench(): Promise<void> {
     const worker = await startBenchWorker(fake.baseUrl);
     const client = new BenchClient(worker.origin);
     try {
-      await latencyBench(client, fake, { fast: { warmup: 5, rounds: 60 }, slow: { warmup: 2, rounds: 15 } });
+      await latencyBench(client, fake, {
+        pair: { warmup: 3, rounds: 80, block: 8 },
+        fast: { warmup: 5, rounds: 40 },
+        slow: { warmup: 2, rounds: 15 },
+      });
       await throughputBench(client, { sessions: 100, turnsPerSession: 3, sequentialTurns: 30, rounds: 3 });
       if (client.resent > 0)
         console.log(
