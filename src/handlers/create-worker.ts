@@ -15,7 +15,7 @@ import { consumeTurns } from "../webhooks/turn-consumer.js";
 import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
 import type { TurnMessage } from "../webhooks/turn-record.js";
 import { createAdkApi } from "./api.js";
-import type { BatonBindings } from "./types.js";
+import type { ApiDeps, BatonBindings } from "./types.js";
 
 /** The bindings webhook turns need (wrangler `queues.producers` and `durable_objects.bindings`). */
 export interface WebhookEnv {
@@ -85,7 +85,7 @@ export function createWorker(options: WorkerOptions) {
     const { clock, ids } = services(env);
     return { ledger: turnLedger(WEBHOOK_TURNS), queue: TURNS, secret: secretOf(env), clock, ids };
   };
-  const api = createAdkApi<BatonWorkerEnv>((env) => {
+  const apiDeps = (env: BatonWorkerEnv): ApiDeps => {
     const webhooks = acceptDeps(env);
     return {
       apps: appsFor(env),
@@ -95,6 +95,16 @@ export function createWorker(options: WorkerOptions) {
       services: services(env),
       ...(webhooks ? { webhooks } : {}),
     };
+  };
+  // Everything in the deps derives from the env alone, and workerd hands an isolate's requests the same env
+  // object: built once per env, not per request (a new env object, as tests make, gets its own).
+  const depsByEnv = new WeakMap<BatonWorkerEnv, ApiDeps>();
+  const api = createAdkApi<BatonWorkerEnv>((env) => {
+    const known = depsByEnv.get(env);
+    if (known) return known;
+    const made = apiDeps(env);
+    depsByEnv.set(env, made);
+    return made;
   });
   const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS)

@@ -41,6 +41,20 @@ export function detachTurn(c: Context, turn: AsyncGenerator<Event>): AsyncIterab
   };
 }
 
+/**
+ * `detachTurn` for a reader that wants every event at once (`POST /run`): the turn runs to its end on its
+ * own as there, and the promise holds all its events, or the turn's failure. No per-event hand-over.
+ */
+export function drainTurn(c: Context, turn: AsyncGenerator<Event>): Promise<Event[]> {
+  const drained = (async () => {
+    const events: Event[] = [];
+    for await (const event of turn) events.push(event);
+    return events;
+  })();
+  keepAlive(c, drained);
+  return drained;
+}
+
 /** `waitUntil` where the platform gives one (Workers); elsewhere (Node, `app.request`) the promise just runs. */
 function keepAlive(c: Context, work: Promise<unknown>): void {
   let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;

@@ -12,8 +12,8 @@ export async function readBody<S extends z.ZodType>(
   schema: S,
   options: { optional?: boolean } = {},
 ): Promise<z.output<S>> {
-  // Bytes, then UTF-8: whatever the Content-Type says, the body is read as JSON text (as ADK's server does).
-  const raw = new TextDecoder().decode(await c.req.arrayBuffer());
+  // UTF-8 whatever the Content-Type says (`text()` always decodes UTF-8): JSON text, as ADK's server reads it.
+  const raw = await c.req.text();
   let json: unknown;
   if (raw.trim() === "") {
     if (!options.optional) throw new BatonError("invalid_request", "A JSON body is required.");

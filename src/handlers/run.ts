@@ -6,16 +6,17 @@ import { Runner } from "../runner/runner.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
-import { detachTurn } from "./detached-turn.js";
+import { detachTurn, drainTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
 import type { HonoEnv } from "./types.js";
 
 /**
- * Starts the turn: 400/404/409 are thrown here, before any response is begun. The turn then runs detached
- * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the lease.
+ * Starts the turn: 400/404/409 are thrown here, before any response is begun. The caller then runs it
+ * detached from the request (`drainTurn`, `detachTurn`): a client that goes away does not cut it short,
+ * nor does it keep the lease.
  */
-async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
+async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
@@ -23,7 +24,7 @@ async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
   const { sessionStore, services } = c.var.deps;
   const onTrace = otlpTraceSink(c.env, services, (work) => afterResponse(c, work));
   const runner = new Runner({ app, sessionStore, services, ...(onTrace ? { onTrace } : {}) });
-  const turn = await runner.start({
+  return runner.start({
     userId: body.userId,
     sessionId: body.sessionId,
     newMessage: body.newMessage,
@@ -31,7 +32,6 @@ async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
     ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
     ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
   });
-  return detachTurn(c, turn);
 }
 
 /** Keeps `work` alive after the response (`ctx.waitUntil`); outside a Worker it just runs. */
@@ -48,13 +48,11 @@ function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
-    const events: Event[] = [];
-    for await (const event of await startTurn(c, await readBody(c, RunAgentRequestSchema)))
-      events.push(event);
-    return c.json(events);
+    const turn = await beginTurn(c, await readBody(c, RunAgentRequestSchema));
+    return c.json(await drainTurn(c, turn));
   })
   .post("/run_sse", async (c) => {
-    const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
+    const turn = detachTurn(c, await beginTurn(c, await readBody(c, RunAgentRequestSchema)));
     return streamSSE(c, async (stream) => {
       try {
         for await (const event of turn) {
