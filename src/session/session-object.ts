@@ -72,6 +72,12 @@ export interface TurnBegun {
   rows?: WindowRows;
 }
 
+/** A turn trace as the store sends it to `endTurn`: its invocation and its JSON, serialised in the Worker. */
+export interface TraceRow {
+  invocationId: string;
+  json: string;
+}
+
 /** What the object returns: the session with its own state only (no `app:`/`user:` keys). */
 export interface SessionRecord extends Session {}
 
@@ -230,13 +236,17 @@ export class SessionObject extends DurableObject {
     return ok(null);
   }
 
-  /** Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept). */
-  endTurn(lease: string, trace?: TurnTrace): void {
+  /**
+   * Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept): as the
+   * JSON the store sends (`TraceRow`, a string crosses RPC as a copy of its bytes), or as an object.
+   */
+  endTurn(lease: string, trace?: TurnTrace | TraceRow): void {
     const cache = this.#load();
     this.ctx.storage.transactionSync(() => {
       RELEASE_LEASE.run(this.#sql, lease);
       if (trace === undefined || !cache) return;
-      INSERT_TRACE.run(this.#sql, trace.invocationId, JSON.stringify(trace));
+      const json = "json" in trace ? trace.json : JSON.stringify(trace);
+      INSERT_TRACE.run(this.#sql, trace.invocationId, json);
       TRIM_TRACES.run(this.#sql, TRACE_LIMITS.turnsPerSession);
     });
     if (cache?.meta.lease?.token === lease) cache.meta.lease = null;
