@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
+import type { App } from "../runner/app.js";
 import { Runner } from "../runner/runner.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
@@ -9,7 +10,7 @@ import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
 import { detachTurn, drainTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
-import type { HonoEnv } from "./types.js";
+import type { ApiDeps, HonoEnv } from "./types.js";
 
 /**
  * Starts the turn: 400/404/409 are thrown here, before any response is begun. The caller then runs it
@@ -20,10 +21,12 @@ async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
-  const app = findApp(c.var.deps.apps, body.appName);
-  const { sessionStore, services } = c.var.deps;
-  const onTrace = otlpTraceSink(c.env, services, (work) => afterResponse(c, work));
-  const runner = new Runner({ app, sessionStore, services, ...(onTrace ? { onTrace } : {}) });
+  const { deps } = c.var;
+  const app = findApp(deps.apps, body.appName);
+  const onTrace = otlpTraceSink(c.env, deps.services, (work) => afterResponse(c, work));
+  const runner = onTrace
+    ? new Runner({ app, sessionStore: deps.sessionStore, services: deps.services, onTrace })
+    : plainRunner(deps, app);
   return runner.start({
     userId: body.userId,
     sessionId: body.sessionId,
@@ -32,6 +35,18 @@ async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
     ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
     ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
   });
+}
+
+/** Runners with no trace sink, per deps (one per env in a Worker) and app: they keep nothing of a turn. */
+const plainRunners = new WeakMap<ApiDeps, WeakMap<App, Runner>>();
+
+function plainRunner(deps: ApiDeps, app: App): Runner {
+  const byApp = plainRunners.get(deps) ?? new WeakMap<App, Runner>();
+  plainRunners.set(deps, byApp);
+  const runner =
+    byApp.get(app) ?? new Runner({ app, sessionStore: deps.sessionStore, services: deps.services });
+  byApp.set(app, runner);
+  return runner;
 }
 
 /** Keeps `work` alive after the response (`ctx.waitUntil`); outside a Worker it just runs. */

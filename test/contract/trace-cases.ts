@@ -5,7 +5,7 @@ import { type HarnessSetup, makeEvent, useContract } from "./fixtures.js";
 
 /** A small trace of one invocation: a root span and a model call under it. */
 /** A trace as `listTraces` returns it: with the UTF-8 size of its stored JSON on the root span. */
-const asListed = (trace: TurnTrace): TurnTrace =>
+export const asListed = (trace: TurnTrace): TurnTrace =>
   withStoredSize(trace, new TextEncoder().encode(JSON.stringify(trace)).byteLength);
 
 export function traceOf(invocationId: string): TurnTrace {

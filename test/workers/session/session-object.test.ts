@@ -9,6 +9,7 @@ import type { SessionObject } from "../../../src/session/session-object.js";
 import { SESSION_SQL_SCHEMA } from "../../../src/session/session-sql.js";
 import { migrate, schemaVersion } from "../../../src/session/sql.js";
 import { expectRefusal, freshApp, idsOf, makeEvent } from "../../contract/fixtures.js";
+import { asListed, traceOf } from "../../contract/trace-cases.js";
 import { newLifetime } from "../support/turn-control.js";
 
 const newKey = (): SessionKey => ({ appName: freshApp(), userId: "u1", sessionId: "s1" });
@@ -59,6 +60,21 @@ describe("SessionObject", () => {
     // 50 events, the session row and the (empty) state table: nowhere near the 10,000 stored.
     expect(rowsRead).toBeGreaterThanOrEqual(50);
     expect(rowsRead).toBeLessThan(60);
+  });
+
+  it("stores a turn's trace sent as its JSON and one sent as an object alike, and releases the lease with either", async () => {
+    const store = new DurableObjectSessionStore(env);
+    const key = newKey();
+    await store.createSession(key);
+    const stub = stubOf(key);
+    const first = await store.beginTurn(key, makeEvent({ text: "as JSON" }));
+    const asJson = traceOf("e-json");
+    await stub.endTurn(first.lease, { invocationId: asJson.invocationId, json: JSON.stringify(asJson) });
+    const second = await store.beginTurn(key, makeEvent({ text: "as an object" }));
+    await stub.endTurn(second.lease, traceOf("e-object"));
+    expect(await store.listTraces(key)).toEqual([asListed(asJson), asListed(traceOf("e-object"))]);
+    // Both leases were released: a third turn begins.
+    await expect(store.beginTurn(key, makeEvent({ text: "free" }))).resolves.toBeDefined();
   });
 
   it("keeps every appended event and the lease when the object starts a new lifetime mid-turn", async () => {
