@@ -9,8 +9,8 @@ import { BaseAgent } from "./base-agent.js";
 import type { AfterModelCallback, ModelErrorCallback, OneOrMany } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
-import { runLlmStep } from "./llm-step.js";
 import type { RequestSettings } from "./llm-request-builder.js";
+import { runLlmStep } from "./llm-step.js";
 import { agentTools, type ModelAgentConfig, transferPolicyOf } from "./model-agent-config.js";
 import { settingsScopes } from "./state-scopes.js";
 
