@@ -79,7 +79,8 @@ export class TraceRecorder implements SpanRecorder {
   /** `startMs` backdates the span (the runner's root span starts before the session is read). */
   start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs = this.clock.now()): OpenSpan {
     const spanId = this.#spanIdBase + (++this.#spanCount).toString(16).padStart(4, "0");
-    const attrs: SpanAttributes = { ...attributes };
+    // A null-prototype object is a hash map to V8: `set` and `end` add keys without a hidden-class change each.
+    const attrs: SpanAttributes = Object.assign(Object.create(null), attributes);
     let ended = false;
     return {
       spanId,
