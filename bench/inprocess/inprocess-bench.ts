@@ -50,7 +50,8 @@ export async function inProcessBench(options = { warmup: 10, rounds: 100, block:
   const own = (key: string) => field(alone, key);
   console.log(
     `  10-event turn, unbounded, in a process of 10-event turns only (4,000 timed after 2,000): median` +
-      ` ${verdict(own("median"), 70, " µs")}; p99 ${us(own("p99"))}`,
+      ` ${verdict(own("median"), 70, " µs")}; p99 ${us(own("p99"))}; ${(own("median") / own("reference")).toFixed(1)}×` +
+      ` the reference timed after each turn (${us(own("reference"))})`,
   );
   console.log(
     `  the same turn in the rounds above: median ${us(small)}, ${(small / refMedian).toFixed(1)}× the same-run` +
