@@ -20,13 +20,21 @@ const hexOf = (uuid: string): string =>
     ? uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24)
     : uuid.replace(/-/g, "");
 
-/** Cuts a string attribute past `TRACE_LIMITS.attributeChars`, in place (the recorder owns the map). */
-const clip = (attributes: SpanAttributes): void => {
+/**
+ * A span's attributes as a plain object (what RPC's structured clone and zod accept), each string past
+ * `TRACE_LIMITS.attributeChars` cut there.
+ */
+const clipped = (attributes: SpanAttributes): SpanAttributes => {
+  const plain: SpanAttributes = {};
   for (const key in attributes) {
     const value = attributes[key];
-    if (typeof value === "string" && value.length > TRACE_LIMITS.attributeChars)
-      attributes[key] = `${value.slice(0, TRACE_LIMITS.attributeChars)}… (${value.length} chars)`;
+    if (value === undefined) continue;
+    plain[key] =
+      typeof value === "string" && value.length > TRACE_LIMITS.attributeChars
+        ? `${value.slice(0, TRACE_LIMITS.attributeChars)}… (${value.length} chars)`
+        : value;
   }
+  return plain;
 };
 
 /** Bytes a JSON string can take per UTF-16 unit at worst (a control character written as `\\u0000`). */
@@ -79,7 +87,8 @@ export class TraceRecorder implements SpanRecorder {
   /** `startMs` backdates the span (the runner's root span starts before the session is read). */
   start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs = this.clock.now()): OpenSpan {
     const spanId = this.#spanIdBase + (++this.#spanCount).toString(16).padStart(4, "0");
-    // A null-prototype object is a hash map to V8: `set` and `end` add keys without a hidden-class change each.
+    // A null-prototype object is a hash map to V8: `set` and `end` add keys without a hidden-class change
+    // each. `finish` copies it into a plain object, the only kind RPC's structured clone takes.
     const attrs: SpanAttributes = Object.assign(Object.create(null), attributes);
     let ended = false;
     return {
@@ -112,7 +121,7 @@ export class TraceRecorder implements SpanRecorder {
   /** The spans in start order, within `TRACE_LIMITS`. The recorder records nothing more afterwards. */
   finish(): TurnTrace {
     const spans = this.#spans.sort((a, b) => a.startMs - b.startMs);
-    for (const span of spans) clip(span.attributes);
+    for (const span of spans) span.attributes = clipped(span.attributes);
     const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
     if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
     // Serialised to be measured only when a cheap bound says it may not fit (the store serialises it anyway).
