@@ -39,6 +39,11 @@ const encoder = new TextEncoder();
 /** One string for an app and user pair, unambiguous (the app's length leads) and cheap: it is made per read. */
 const scopeKey = (appName: string, userId: string): string => `${appName.length}:${appName}${userId}`;
 
+const hasKeys = (map: StateMap): boolean => {
+  for (const _ in map) return true;
+  return false;
+};
+
 /** The app and user a `scopeKey` was made of. */
 function scopeOf(key: string): { appName: string; userId: string } {
   const colon = key.indexOf(":");
@@ -234,8 +239,10 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     return persisted;
   }
 
+  /** A new map for a scope a write changes (readers hold the old one); most writes change none. */
   #applyScopes(appName: string, userId: string, split: { app: StateMap; user: StateMap }): void {
-    this.#apps.set(appName, { ...this.#apps.get(appName), ...split.app });
+    if (hasKeys(split.app)) this.#apps.set(appName, { ...this.#apps.get(appName), ...split.app });
+    if (!hasKeys(split.user)) return;
     const user = scopeKey(appName, userId);
     this.#users.set(user, { ...this.#users.get(user), ...split.user });
   }
