@@ -5,6 +5,7 @@
  */
 import type { Runner } from "../../src/defaults.js";
 import { benchApps, conversation, timedTurn } from "./bench-tree.js";
+import { reference } from "./reference.js";
 import { SessionPool } from "./session-pool.js";
 
 const SIZES = [10, 1_000, 10_000] as const;
@@ -23,13 +24,6 @@ interface Case {
   bounded: boolean;
   runner: Runner;
   pool: SessionPool;
-}
-
-/** A fixed workload independent of Baton's code, timed in the same rounds, to judge the machine's noise. */
-function reference(events: unknown): number {
-  const t0 = process.hrtime.bigint();
-  JSON.parse(JSON.stringify(events));
-  return Number(process.hrtime.bigint() - t0) / 1_000;
 }
 
 /** A small seeded generator in [0, 1), so every run shuffles the same way. */

@@ -9,6 +9,7 @@ import { BaseAgent } from "./base-agent.js";
 import type { AfterModelCallback, ModelErrorCallback, OneOrMany } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
+import type { RequestSettings } from "./llm-request-builder.js";
 import { runLlmStep } from "./llm-step.js";
 import { agentTools, type ModelAgentConfig, transferPolicyOf } from "./model-agent-config.js";
 import { settingsScopes } from "./state-scopes.js";
@@ -53,6 +54,8 @@ export class LlmAgent extends BaseAgent {
   readonly generateContentConfig: GenerateContentConfig;
   /** `outputSchema` as JSON Schema, what the model is asked to follow. */
   readonly outputJsonSchema: Record<string, unknown> | undefined;
+  /** What each step's request is built from: the config with its validated forms (built once, not per step). */
+  readonly requestSettings: RequestSettings;
 
   constructor(config: LlmAgentConfig) {
     super(config);
@@ -68,6 +71,11 @@ export class LlmAgent extends BaseAgent {
       config.outputSchema === undefined
         ? undefined
         : z.toJSONSchema(config.outputSchema, { target: "draft-7", io: "output" });
+    this.requestSettings = {
+      ...config,
+      generateContentConfig: this.generateContentConfig,
+      outputJsonSchema: this.outputJsonSchema,
+    };
     this.transferPolicy = transferPolicyOf(config);
     const tools = agentTools(this, config.tools);
     this.transferTool = tools.transferTool;

@@ -101,18 +101,36 @@ async function* streamed(
   }
 }
 
-/** The response fields ADK copies onto the event as they are. */
-const RESPONSE_FIELDS = [
-  "finishReason",
-  "errorCode",
-  "errorMessage",
-  "usageMetadata",
-  "modelVersion",
-  "avgLogprobs",
-  "groundingMetadata",
-  "citationMetadata",
-  "customMetadata",
-] as const;
+type ResponseFields = Pick<
+  LlmResponse,
+  | "finishReason"
+  | "errorCode"
+  | "errorMessage"
+  | "usageMetadata"
+  | "modelVersion"
+  | "avgLogprobs"
+  | "groundingMetadata"
+  | "citationMetadata"
+  | "customMetadata"
+>;
+
+/**
+ * The response fields ADK copies onto the event as they are, those present. Spelled out field by field:
+ * a loop over their names read the response through a generic keyed lookup, slow for every model event.
+ */
+function responseFields(r: LlmResponse): ResponseFields {
+  const out: ResponseFields = {};
+  if (r.finishReason !== undefined) out.finishReason = r.finishReason;
+  if (r.errorCode !== undefined) out.errorCode = r.errorCode;
+  if (r.errorMessage !== undefined) out.errorMessage = r.errorMessage;
+  if (r.usageMetadata !== undefined) out.usageMetadata = r.usageMetadata;
+  if (r.modelVersion !== undefined) out.modelVersion = r.modelVersion;
+  if (r.avgLogprobs !== undefined) out.avgLogprobs = r.avgLogprobs;
+  if (r.groundingMetadata !== undefined) out.groundingMetadata = r.groundingMetadata;
+  if (r.citationMetadata !== undefined) out.citationMetadata = r.citationMetadata;
+  if (r.customMetadata !== undefined) out.customMetadata = r.customMetadata;
+  return out;
+}
 
 /** ADK drops a response that carries nothing (no content, no error): it makes no event. */
 const isEmpty = (r: LlmResponse): boolean =>
@@ -129,9 +147,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
   if (resumed) yield resumed;
   const cbCtx = new CallbackContext(ctx);
-  const { generateContentConfig, outputJsonSchema } = agent;
-  const settings = { ...agent.config, generateContentConfig, outputJsonSchema };
-  const request = await buildLlmRequest(agent, settings, ctx, cbCtx);
+  const request = await buildLlmRequest(agent, agent.requestSettings, ctx, cbCtx);
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
   const toEvent = (response: LlmResponse): Event => {
@@ -147,7 +163,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
       id: eventId,
       ...(response.content ? { content: { role: response.content.role ?? "model", parts } } : {}),
       ...(response.partial ? { partial: true } : {}),
-      ...pick(response, RESPONSE_FIELDS),
+      ...responseFields(response),
       ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
     });
     if (!response.partial) {
@@ -191,10 +207,4 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
       throw new BatonError("TRANSFER_TARGET_NOT_FOUND", transfer.response.error);
     yield* handOff(ctx, transfer.target);
   }
-}
-
-function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  return out;
 }

@@ -32,16 +32,42 @@ const JSON_TEXT = Symbol("logged JSON");
 /** A content's JSON; a stored one (history shared between requests) is serialised once (`core/memo.ts`). */
 const jsonOf = (content: Content): string => memoized(content, JSON_TEXT, () => JSON.stringify(content));
 
+/** A logged request's opening (its model and config, up to its contents), as last built for one agent. */
+interface Opening {
+  model: string;
+  instruction: string;
+  tools: readonly string[];
+  text: string;
+}
+
+/** Per agent (a few long-lived keys): an agent's instruction and tools rarely change between its turns. */
+const openings = new WeakMap<object, Opening>();
+
+const sameNames = (names: readonly string[], tools: LlmRequest["tools"]): boolean =>
+  names.length === tools.length && tools.every((t, i) => t.name === names[i]);
+
+/** `{"model":…,"config":{…},"contents":[` for this request: serialised again only when it changed. */
+function openingOf(agent: object, model: string, request: LlmRequest): string {
+  const kept = openings.get(agent);
+  const instruction = request.systemInstruction;
+  if (kept?.model === model && kept.instruction === instruction && sameNames(kept.tools, request.tools))
+    return kept.text;
+  const tools = request.tools.map((t) => t.name);
+  const config = { system_instruction: instruction, tools };
+  // Without the closing `]}` of its empty contents: each content's JSON is appended to it.
+  const text = JSON.stringify({ model, config, contents: [] }).slice(0, -2);
+  openings.set(agent, { model, instruction, tools, text });
+  return text;
+}
+
 /**
  * The request as ADK logs it (`{model, config, contents}` as JSON), serialising only as many contents as
  * the trace keeps: a span costs the same at 10 history messages as at 10,000. Past
  * `TRACE_LIMITS.attributeChars` the text is cut there, ending with how many contents the request had.
  */
-function loggedRequest(model: string, request: LlmRequest): string {
-  const config = { system_instruction: request.systemInstruction, tools: request.tools.map((t) => t.name) };
+function loggedRequest(agent: object, model: string, request: LlmRequest): string {
   const { contents } = request;
-  // `{...,"contents":[]}` without its closing `]}`: each content's JSON is appended until the limit.
-  let text = JSON.stringify({ model, config, contents: [] }).slice(0, -2);
+  let text = openingOf(agent, model, request);
   for (let i = 0; i < contents.length && text.length <= TRACE_LIMITS.attributeChars; i++) {
     const content = contents[i];
     if (content) text += (i === 0 ? "" : ",") + jsonOf(content);
@@ -65,7 +91,7 @@ export function modelSpanAttributes(
     [ATTR.requestModel]: model,
     [ATTR.agentName]: ctx.agent.name,
     [ATTR.eventId]: eventId,
-    [ATTR.llmRequest]: loggedRequest(model, request),
+    [ATTR.llmRequest]: loggedRequest(ctx.agent, model, request),
     ...invocationAttributes(ctx),
   };
 }

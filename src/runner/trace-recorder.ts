@@ -20,14 +20,24 @@ const hexOf = (uuid: string): string =>
     ? uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24)
     : uuid.replace(/-/g, "");
 
-/** Cuts a string attribute past `TRACE_LIMITS.attributeChars`, in place (the recorder owns the map). */
-const clip = (attributes: SpanAttributes): void => {
-  for (const key in attributes) {
-    const value = attributes[key];
-    if (typeof value === "string" && value.length > TRACE_LIMITS.attributeChars)
-      attributes[key] = `${value.slice(0, TRACE_LIMITS.attributeChars)}… (${value.length} chars)`;
+/**
+ * A span's attributes from what it was given, in order (a later key wins), as one plain object: each
+ * string past `TRACE_LIMITS.attributeChars` cut there.
+ */
+function merged(given: readonly SpanAttributes[]): SpanAttributes {
+  const plain: SpanAttributes = {};
+  for (const attributes of given) {
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (value === undefined) continue;
+      plain[key] =
+        typeof value === "string" && value.length > TRACE_LIMITS.attributeChars
+          ? `${value.slice(0, TRACE_LIMITS.attributeChars)}… (${value.length} chars)`
+          : value;
+    }
   }
-};
+  return plain;
+}
 
 /** Bytes a JSON string can take per UTF-16 unit at worst (a control character written as `\\u0000`). */
 const WORST_BYTES_PER_UNIT = 6;
@@ -62,6 +72,8 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 export class TraceRecorder implements SpanRecorder {
   readonly traceId: string;
   readonly #spans: TraceSpan[] = [];
+  /** What each recorded span was given, at the same index as the span in `#spans` until `finish`. */
+  readonly #given: (readonly SpanAttributes[])[] = [];
   #dropped = 0;
   readonly #spanIdBase: string;
   #spanCount = 0;
@@ -76,18 +88,23 @@ export class TraceRecorder implements SpanRecorder {
     this.#spanIdBase = hexOf(ids.uuid()).slice(-12);
   }
 
-  /** `startMs` backdates the span (the runner's root span starts before the session is read). */
+  /**
+   * `startMs` backdates the span (the runner's root span starts before the session is read). The recorder
+   * reads `attributes` (and what `set` and `end` get) when the trace finishes: pass objects you leave as they are.
+   */
   start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs = this.clock.now()): OpenSpan {
     const spanId = this.#spanIdBase + (++this.#spanCount).toString(16).padStart(4, "0");
-    const attrs: SpanAttributes = { ...attributes };
+    // What the span was given (at its start, by `set`, at its end), merged into one object by `finish`:
+    // one object built once per span, instead of keys added to it call by call.
+    const given: SpanAttributes[] = [attributes];
     let ended = false;
     return {
       spanId,
-      set: (more) => void Object.assign(attrs, more),
+      set: (more) => void given.push(more),
       end: (more, error) => {
         if (ended) return;
         ended = true;
-        Object.assign(attrs, more);
+        if (more) given.push(more);
         if (this.#spans.length >= TRACE_LIMITS.spans) {
           this.#dropped += 1;
           return;
@@ -95,23 +112,20 @@ export class TraceRecorder implements SpanRecorder {
         const parentSpanId = parent?.spanId ? { parentSpanId: parent.spanId } : {};
         const failed = error === undefined ? {} : { error: errorText(error) };
         const endMs = this.clock.now();
-        this.#spans.push({
-          name,
-          spanId,
-          ...parentSpanId,
-          startMs,
-          endMs,
-          attributes: attrs, // clipped by `finish`: `set` may still name the event the span produced
-          ...failed,
-        });
+        // `set` may still name the event the span produced: its attributes are merged by `finish`.
+        const span: TraceSpan = { name, spanId, ...parentSpanId, startMs, endMs, attributes: {}, ...failed };
+        this.#spans.push(span);
+        this.#given.push(given);
       },
     };
   }
 
   /** The spans in start order, within `TRACE_LIMITS`. The recorder records nothing more afterwards. */
   finish(): TurnTrace {
+    this.#spans.forEach((span, i) => {
+      span.attributes = merged(this.#given[i] ?? []);
+    });
     const spans = this.#spans.sort((a, b) => a.startMs - b.startMs);
-    for (const span of spans) clip(span.attributes);
     const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
     if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
     // Serialised to be measured only when a cheap bound says it may not fit (the store serialises it anyway).

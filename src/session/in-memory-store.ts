@@ -36,7 +36,20 @@ interface StoredSession {
 
 const encoder = new TextEncoder();
 
-const scopeKey = (appName: string, userId: string): string => JSON.stringify([appName, userId]);
+/** One string for an app and user pair, unambiguous (the app's length leads) and cheap: it is made per read. */
+const scopeKey = (appName: string, userId: string): string => `${appName.length}:${appName}${userId}`;
+
+const hasKeys = (map: StateMap): boolean => {
+  for (const _ in map) return true;
+  return false;
+};
+
+/** The app and user a `scopeKey` was made of. */
+function scopeOf(key: string): { appName: string; userId: string } {
+  const colon = key.indexOf(":");
+  const end = colon + 1 + Number(key.slice(0, colon));
+  return { appName: key.slice(colon + 1, end), userId: key.slice(end) };
+}
 
 /**
  * A `SessionStore` and `TaskStore` in process memory, for tests and Node. Stored events and state values are
@@ -176,9 +189,8 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   async findSessionOwners(appName: string, sessionId: string): Promise<string[]> {
     const owners: string[] = [];
     for (const [scope, owned] of this.#sessions) {
-      // SAFETY: every key of #sessions is made by `scopeKey`, the JSON of an [app, user] pair.
-      const [app, user] = JSON.parse(scope) as [string, string];
-      if (app === appName && owned.has(sessionId)) owners.push(user);
+      const { appName: app, userId } = scopeOf(scope);
+      if (app === appName && owned.has(sessionId)) owners.push(userId);
     }
     return owners;
   }
@@ -227,8 +239,10 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     return persisted;
   }
 
+  /** A new map for a scope a write changes (readers hold the old one); most writes change none. */
   #applyScopes(appName: string, userId: string, split: { app: StateMap; user: StateMap }): void {
-    this.#apps.set(appName, { ...this.#apps.get(appName), ...split.app });
+    if (hasKeys(split.app)) this.#apps.set(appName, { ...this.#apps.get(appName), ...split.app });
+    if (!hasKeys(split.user)) return;
     const user = scopeKey(appName, userId);
     this.#users.set(user, { ...this.#users.get(user), ...split.user });
   }

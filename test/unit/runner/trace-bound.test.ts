@@ -36,3 +36,20 @@ describe("a turn's trace within TRACE_LIMITS.bytes", () => {
     expect(trace.spans.filter((s) => s.attributes[ATTR.agentName] === "a")).toHaveLength(20);
   });
 });
+
+describe("a finished trace's attributes", () => {
+  it("are plain objects, what workerd's RPC clones, holding what was set after a span ended", () => {
+    const recorder = new TraceRecorder("e-2", clock, ids);
+    const root = recorder.start("invocation", { [ATTR.agentName]: "a" });
+    const tool = recorder.start("execute_tool", {}, root);
+    tool.end({ [ATTR.toolName]: "lookup" });
+    tool.set({ [ATTR.eventId]: "ev-1" });
+    root.end();
+    const { spans } = recorder.finish();
+    for (const span of spans) expect(Object.getPrototypeOf(span.attributes)).toBe(Object.prototype);
+    expect(spans.find((s) => s.name === "execute_tool")?.attributes).toEqual({
+      [ATTR.toolName]: "lookup",
+      [ATTR.eventId]: "ev-1",
+    });
+  });
+});

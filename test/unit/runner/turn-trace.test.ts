@@ -125,6 +125,37 @@ describe("each turn's trace", () => {
     expect(logged.endsWith(`… (301 contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`)).toBe(true);
   });
 
+  it("logs each turn's own instruction when the agent's instruction reads state that changed", async () => {
+    const services = testServices();
+    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+    const agent = new LlmAgent({
+      name: "tutor",
+      model: scriptedModel([{ text: "one" }, { text: "two" }], "m-2"),
+      instruction: "Teach at level {level}.",
+    });
+    const runner = new Runner({
+      app: defineApp({ name: "levels", rootAgent: agent }),
+      sessionStore: store,
+      services,
+    });
+    const key = { appName: "levels", userId: "u", sessionId: "lv-1" };
+    await store.createSession({ ...key, state: { level: "beginner" } });
+    await collect(runner, { userId: "u", sessionId: "lv-1", newMessage: text("hi") });
+    await collect(runner, {
+      userId: "u",
+      sessionId: "lv-1",
+      newMessage: text("harder"),
+      stateDelta: { level: "expert" },
+    });
+    const logged = (await store.listTraces(key)).map((t) =>
+      String(t.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"]),
+    );
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toContain("Teach at level beginner.");
+    expect(logged[1]).toContain("Teach at level expert.");
+    expect(JSON.parse(logged[1] ?? "").contents).toHaveLength(3);
+  });
+
   it("records the transfer and the tool's response on the tool spans", async () => {
     const { named, events } = await tracedTurn();
     const transfer = named("execute_tool transfer_to_agent")[0];
