@@ -4,22 +4,30 @@
  */
 import { BenchClient } from "./client.js";
 import { startFakeModel } from "./fake-model.js";
+import { figureA } from "./figure-a.js";
 import { latencyBench } from "./latency.js";
 import { startBenchWorker } from "./start-worker.js";
 import { throughputBench } from "./throughput.js";
 
-/** Starts the fake model and the Worker, runs (a)–(c), and stops both whatever happens. */
-export async function httpBench(): Promise<void> {
+/** (a)'s rounds: about 45 s here, and two runs' ratios within a few hundredths of each other. */
+const FIGURE_A = { warmup: 3, rounds: 80, block: 8 };
+
+/**
+ * Starts the fake model and the Worker, runs (a)–(c) (or `only` (a), `npm run bench -- http a`, `runs`
+ * times back to back), and stops both whatever happens.
+ */
+export async function httpBench(options: { only?: "a"; runs?: number } = {}): Promise<void> {
   const fake = await startFakeModel();
   try {
     const worker = await startBenchWorker(fake.baseUrl);
     const client = new BenchClient(worker.origin);
     try {
-      await latencyBench(client, fake, {
-        pair: { warmup: 3, rounds: 80, block: 8 },
-        fast: { warmup: 5, rounds: 40 },
-        slow: { warmup: 2, rounds: 15 },
-      });
+      if (options.only === "a") {
+        for (let run = 0; run < (options.runs ?? 1); run++) await figureA(client, FIGURE_A, `a${run}`);
+        return;
+      }
+      await figureA(client, FIGURE_A);
+      await latencyBench(client, fake, { fast: { warmup: 5, rounds: 40 }, slow: { warmup: 2, rounds: 15 } });
       await throughputBench(client, { sessions: 100, turnsPerSession: 3, sequentialTurns: 30, rounds: 3 });
       if (client.resent > 0)
         console.log(
