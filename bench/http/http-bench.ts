@@ -9,8 +9,8 @@ import { latencyBench } from "./latency.js";
 import { startBenchWorker } from "./start-worker.js";
 import { throughputBench } from "./throughput.js";
 
-/** (a)'s rounds: about 45 s here, and two runs' ratios within a few hundredths of each other. */
-const FIGURE_A = { warmup: 3, rounds: 80, block: 8 };
+/** (a)'s rounds: about 45 s here; a long warm-up, as Baton's larger code takes longer to reach steady JIT. */
+const FIGURE_A = { warmup: 10, rounds: 120, block: 8 };
 
 /**
  * Starts the fake model and the Worker, runs (a)–(c) (or `only` (a), `npm run bench -- http a`, `runs`
