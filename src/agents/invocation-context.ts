@@ -1,4 +1,5 @@
 import type { Content } from "../core/content.js";
+import { BatonError } from "../core/errors.js";
 import { createEvent, type Event, type NewEvent } from "../core/event.js";
 import type { RunServices } from "../core/ports.js";
 import type { Session } from "../core/session.js";
@@ -102,5 +103,13 @@ export class InvocationContext {
     const limit = this.runConfig.maxLlmCalls;
     this.llmCalls.count += 1;
     return limit <= 0 || this.llmCalls.count <= limit;
+  }
+
+  /** What a model call past the limit fails with (ADK `LlmCallsLimitExceededError`). */
+  llmCallsLimitError(): BatonError {
+    return new BatonError(
+      "LLM_CALLS_LIMIT_EXCEEDED",
+      `The limit of ${this.runConfig.maxLlmCalls} model calls per invocation was reached.`,
+    );
   }
 }

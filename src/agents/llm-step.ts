@@ -35,12 +35,7 @@ async function modelResponses(
   const replaced = await firstResult(before, (cb) => cb(cbCtx, request));
   // A short-circuit skips afterModel and is not counted against the call limit.
   if (replaced !== undefined) return [replaced];
-  if (!ctx.takeLlmCall()) {
-    throw new BatonError(
-      "LLM_CALLS_LIMIT_EXCEEDED",
-      `The limit of ${ctx.runConfig.maxLlmCalls} model calls per invocation was reached.`,
-    );
-  }
+  if (!ctx.takeLlmCall()) throw ctx.llmCallsLimitError();
   const spec = agent.resolvedModel;
   if (spec === undefined) {
     throw new BatonError("MODEL_CONFIG", `Agent "${agent.name}" has no model, and neither has any ancestor.`);

@@ -25,7 +25,9 @@ export interface RuntimeTurn {
   readonly tools: readonly RuntimeTool[];
   /**
    * Whether a batch of tool results ends the loop before its next model call: true when one of them
-   * transferred (recognised from its output) or paused the turn. Adapters check it after every step.
+   * transferred (recognised from its output) or paused the turn, or when the invocation's `maxLlmCalls`
+   * leaves no room for that call. Adapters ask after every step whose tool results the loop would send
+   * back to the model, and only then: a `false` answer counts the next call as made.
    */
   endsLoop(results: readonly { callId: string; output: unknown }[]): boolean;
   /** The invocation's env (provider keys, bindings), for adapters that build their model per turn. */

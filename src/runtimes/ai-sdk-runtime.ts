@@ -1,12 +1,4 @@
-import {
-  generateText,
-  jsonSchema,
-  type LanguageModel,
-  type StepResult,
-  stepCountIs,
-  type ToolSet,
-  tool,
-} from "ai";
+import { generateText, jsonSchema, type LanguageModel, type StepResult, type ToolSet, tool } from "ai";
 import type { Part } from "../core/content.js";
 import type { Env } from "../core/ports.js";
 import type { AgentRuntime, RuntimeStep, RuntimeTurn } from "./agent-runtime.js";
@@ -19,7 +11,7 @@ export interface AiSdkRuntimeOptions {
    * (on Workers, keys live in the env: `(env) => createOpenAI({ apiKey: env.OPENAI_API_KEY })("gpt-4.1-mini")`).
    */
   model: LanguageModel | ((env: Env) => LanguageModel);
-  /** The most model calls one turn may make (AI SDK `stepCountIs`). Default 10. */
+  /** The most model calls one turn may make (steps of the AI SDK loop). Default 10. */
   maxSteps?: number;
   temperature?: number;
   maxOutputTokens?: number;
@@ -80,7 +72,10 @@ export function aiSdkRuntime(options: AiSdkRuntimeOptions): AgentRuntime {
     kind: "ai-sdk",
     run(turn) {
       const steps = new AsyncQueue<RuntimeStep>();
+      const maxSteps = options.maxSteps ?? 10;
+      // One condition, the step count first: Baton is asked only when the loop would otherwise go on.
       const ends = ({ steps: done }: { steps: StepResult<ToolSet>[] }) => {
+        if (done.length >= maxSteps) return true;
         const last = done.at(-1);
         const calls = last?.toolCalls ?? [];
         const results = calls.map((call) => ({
@@ -94,7 +89,7 @@ export function aiSdkRuntime(options: AiSdkRuntimeOptions): AgentRuntime {
         system: turn.systemPrompt,
         messages: toModelMessages(turn.history),
         tools: toolSet(turn),
-        stopWhen: [stepCountIs(options.maxSteps ?? 10), ends],
+        stopWhen: ends,
         onStepFinish: (step) => steps.push(stepOf(step)),
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
         ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),

@@ -70,14 +70,24 @@ export class RuntimeAgent extends BaseAgent {
     if (this.config.beforeModel !== undefined) request.contents = editableContents(request.contents);
     const replaced = await firstResult(this.config.beforeModel, (cb) => cb(cbCtx, request));
     if (replaced !== undefined) return yield* this.replacedTurn(ctx, cbCtx, replaced);
+    // Each of the loop's model calls counts against `maxLlmCalls`, as an LlmAgent's do (ADK-SEMANTICS §7.1):
+    // the first before the loop starts, each next one when `endsLoop` lets the loop go on; the loop is
+    // ended before a call the limit has no room for.
+    if (!ctx.takeLlmCall()) throw ctx.llmCallsLimitError();
     const recorder = new TurnRecorder(ctx, this, this.toolsByName, this.config);
     const pending = { ...cbCtx.state.delta };
     let transfer: Event | undefined;
+    let limitReached = false;
     const steps = this.config.runtime.run({
       systemPrompt: request.systemInstruction,
       history: request.contents,
       tools: recorder.runtimeTools(request.tools),
-      endsLoop: (results) => recorder.endsLoop(results),
+      endsLoop: (results) => {
+        if (recorder.endsLoop(results)) return true;
+        // Tool results go back to the model in one more call: counted now, refused past the limit.
+        if (results.length > 0 && !ctx.takeLlmCall()) limitReached = true;
+        return limitReached;
+      },
       env: ctx.services.env,
       signal: ctx.runConfig.signal,
     });
@@ -93,6 +103,7 @@ export class RuntimeAgent extends BaseAgent {
     }
     if (recorder.failure !== undefined) throw recorder.failure;
     if (transfer) yield* this.handOffTo(ctx, transfer);
+    else if (limitReached) throw ctx.llmCallsLimitError();
   }
 
   /** After the stored event that carries the transfer: the target runs next, through the shared hand-off. */

@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
+import { SequentialAgent } from "../../../src/agents/sequential-agent.js";
 import type { Content } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
+import { aiSdkRuntime } from "../../../src/runtimes/ai-sdk-runtime.js";
 import { RuntimeAgent } from "../../../src/runtimes/runtime-agent.js";
 import { harness } from "../support/harness.js";
-import { collect } from "../support/run-helpers.js";
+import { collect, texts } from "../support/run-helpers.js";
 import { scriptedModel } from "../support/scripted-model.js";
 import { RUNTIME_KITS } from "./runtime-kits.js";
 
@@ -45,6 +47,43 @@ describe.each(RUNTIME_KITS)("$name: tools through Baton's lifecycle", (kit) => {
     ]);
     expect(events.map((e) => e.author)).toEqual(["root", "root", "root"]);
     expect(events.at(-1)?.content?.parts?.[0]?.text).toBe("Clear in Oslo");
+  });
+
+  it("ends with LLM_CALLS_LIMIT_EXCEEDED before a model call past maxLlmCalls, as an LlmAgent does", async () => {
+    const ran: string[] = [];
+    const rt = kit.scripted([call("weather", { city: "Oslo" })]); // asks for the tool on every call
+    const agent = new RuntimeAgent({ name: "root", runtime: rt.runtime, tools: [weatherTool(ran)] });
+    const h = await harness(agent, { maxLlmCalls: 3 });
+    const events = await h.turn("weather, forever");
+    expect(rt.requests()).toHaveLength(3);
+    expect(ran).toEqual(["Oslo", "Oslo", "Oslo"]);
+    expect(events.at(-1)).toMatchObject({ author: "root", errorCode: "LLM_CALLS_LIMIT_EXCEEDED" });
+    expect(events.filter((e) => e.errorCode !== undefined)).toHaveLength(1);
+  });
+
+  it("finishes a loop whose model calls fit maxLlmCalls exactly, with no error", async () => {
+    const rt = kit.scripted([call("weather", { city: "Oslo" }), { text: "Clear in Oslo" }]);
+    const agent = new RuntimeAgent({ name: "root", runtime: rt.runtime, tools: [weatherTool([])] });
+    const h = await harness(agent, { maxLlmCalls: 2 });
+    const events = await h.turn("weather?");
+    expect(rt.requests()).toHaveLength(2);
+    expect(events.at(-1)?.content?.parts?.[0]?.text).toBe("Clear in Oslo");
+    expect(events.some((e) => e.errorCode !== undefined)).toBe(false);
+  });
+
+  it("counts its calls in the invocation's limit: with none left it fails before calling its model", async () => {
+    const rt = kit.scripted([{ text: "never sent" }]);
+    const h = await harness(new RuntimeAgent({ name: "root", runtime: rt.runtime }), { maxLlmCalls: -1 });
+    expect(texts(await h.turn("hi"))).toEqual(["never sent"]);
+    const none = kit.scripted([{ text: "never sent" }]);
+    const blocked = new RuntimeAgent({ name: "blocked", runtime: none.runtime });
+    const first = new LlmAgent({ name: "first", model: scriptedModel([{ text: "one" }]) });
+    const chain = await harness(new SequentialAgent({ name: "chain", subAgents: [first, blocked] }), {
+      maxLlmCalls: 1,
+    });
+    const events = await chain.turn("go");
+    expect(none.requests()).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ author: "blocked", errorCode: "LLM_CALLS_LIMIT_EXCEEDED" });
   });
 
   it("lets beforeModel remove transfer_to_agent, and then the runtime no longer offers it", async () => {
@@ -231,5 +270,20 @@ describe.each(RUNTIME_KITS)("$name: tools through Baton's lifecycle", (kit) => {
       ["root", "Manager said yes"],
     ]);
     expect(rt.requests()[1]?.text).toContain("yes");
+  });
+});
+
+describe("aiSdkRuntime's own step limit", () => {
+  it("stops its loop after maxSteps model calls, within a larger maxLlmCalls", async () => {
+    const ran: string[] = [];
+    const model = scriptedModel([call("weather", { city: "Oslo" })]); // asks for the tool on every call
+    const runtime = aiSdkRuntime({ model, maxRetries: 0, maxSteps: 2 });
+    const h = await harness(new RuntimeAgent({ name: "root", runtime, tools: [weatherTool(ran)] }), {
+      maxLlmCalls: 5,
+    });
+    const events = await h.turn("weather, forever");
+    expect(model.calls).toHaveLength(2);
+    expect(ran).toEqual(["Oslo", "Oslo"]);
+    expect(events.some((e) => e.errorCode !== undefined)).toBe(false);
   });
 });
