@@ -1,5 +1,6 @@
 import type { Event } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
+import { frozenWithMemo } from "../core/memo.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
@@ -11,6 +12,7 @@ import {
   type StateMap,
   splitStateDelta,
 } from "../core/state.js";
+import { keepStoredBytes } from "../core/stored-size.js";
 import type { TurnTrace } from "../core/trace.js";
 import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
@@ -126,7 +128,9 @@ export class DurableObjectSessionStore implements SessionStore {
     if (event.partial) return event;
     const stored = persistedEvent(event);
     const input = { event: stored, lease: options?.lease, leaseTtlMs: this.#leaseTtlMs };
-    unwrap(await this.#session(key).append(input));
+    const bytes = unwrap(await this.#session(key).append(input));
+    // Immutable once stored (decision 021); the row's size as the object counted it, for the turn's trace.
+    keepStoredBytes(frozenWithMemo(stored), bytes);
     // Shared scopes are written once the session accepted the event (and its lease checked out).
     // Only the scopes the event writes are called: an event without `app:` keys never reaches the AppObject.
     const split = splitStateDelta(stored.actions.stateDelta);

@@ -43,6 +43,9 @@ import { migrate } from "./sql.js";
 import { readState, writeState } from "./state-table.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 
+/** Counts the UTF-8 bytes of each row written, for the turn's trace (`core/stored-size.ts`). */
+const encoder = new TextEncoder();
+
 /** `lease` is the presented lease, if any; a matching live lease is renewed for `leaseTtlMs`. */
 export interface AppendInput {
   event: Event;
@@ -176,11 +179,12 @@ export class SessionObject extends DurableObject {
   }
 
   /** Appends a non-partial event under the lease rules of `SessionStore.appendEvent`. */
-  append(input: AppendInput): RpcResult<null> {
+  /** Appends a turn's event under its lease (renewing it); answers the stored row's size in UTF-8 bytes. */
+  append(input: AppendInput): RpcResult<number> {
     return readable(() => this.#append(input));
   }
 
-  #append(input: AppendInput): RpcResult<null> {
+  #append(input: AppendInput): RpcResult<number> {
     const cache = this.#load();
     if (!cache) return notFound();
     const now = Date.now();
@@ -338,8 +342,9 @@ export class SessionObject extends DurableObject {
   /**
    * Stores the event, its session-scoped delta and `lastUpdateTime`, plus the `lease` if given, atomically;
    * then, the transaction committed, the same into the cache (the event checked once, as a read would).
+   * Answers the row's size in UTF-8 bytes (what the turn's trace counts as written).
    */
-  #write(cache: SessionCache, event: Event, lease?: { token: string; expiresAt: number }): RpcResult<null> {
+  #write(cache: SessionCache, event: Event, lease?: { token: string; expiresAt: number }): RpcResult<number> {
     const stored = persistedEvent(event);
     const json = JSON.stringify(stored);
     const written = this.ctx.storage.transactionSync(() => {
@@ -356,14 +361,14 @@ export class SessionObject extends DurableObject {
     if (lease) cache.meta.lease = lease;
     cache.append(cachedRow(written.seq, json));
     this.#charge(cache);
-    return ok(null);
+    return ok(encoder.encode(json).byteLength);
   }
 
   /**
    * A canceled turn's next append: the event is dropped and an error event by the same author records the
    * cancel in its place (the turn's last stored event), and the append is refused with `turn_canceled`.
    */
-  #recordCancel(cache: SessionCache, refused: Event, taskId: string): RpcResult<null> {
+  #recordCancel(cache: SessionCache, refused: Event, taskId: string): RpcResult<never> {
     const env = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
     const fields = { invocationId: refused.invocationId, author: refused.author };
     const marker = createEvent(

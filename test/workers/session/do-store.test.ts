@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { storedBytes } from "../../../src/core/stored-size.js";
 import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
 import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
 import { expectRefusal, freshApp, makeEvent } from "../../contract/fixtures.js";
@@ -46,5 +47,20 @@ describe("DurableObjectSessionStore configuration", () => {
     await store.createSession({ ...two, state: { which: 2 } });
     expect((await store.getSession(one))?.state).toEqual({ which: 1 });
     expect((await store.getSession(two))?.state).toEqual({ which: 2 });
+  });
+});
+
+describe("DurableObjectSessionStore appends", () => {
+  it("hands back the stored event frozen, with the row's UTF-8 size the object counted for the trace", async () => {
+    const store = new DurableObjectSessionStore(env);
+    const key = { appName: freshApp(), userId: "u1", sessionId: "s1" };
+    await store.createSession(key);
+    const { lease } = await store.beginTurn(key, makeEvent({ text: "one" }));
+    const stored = await store.appendEvent(key, makeEvent({ text: "smörgåsbord ✓", author: "agent" }), {
+      lease,
+    });
+    expect(Object.isFrozen(stored)).toBe(true);
+    const measured = new TextEncoder().encode(JSON.stringify(stored)).byteLength;
+    expect(storedBytes(stored, () => -1)).toBe(measured); // the object's count: `measure` is never asked
   });
 });
