@@ -128,9 +128,11 @@ export class DurableObjectSessionStore implements SessionStore {
     if (event.partial) return event;
     const stored = persistedEvent(event);
     const input = { event: stored, lease: options?.lease, leaseTtlMs: this.#leaseTtlMs };
-    const bytes = unwrap(await this.#session(key).append(input));
+    const bytes: unknown = unwrap(await this.#session(key).append(input));
     // Immutable once stored (decision 021); the row's size as the object counted it, for the turn's trace.
-    keepStoredBytes(frozenWithMemo(stored), bytes);
+    // An object of the previous version (mid-deploy) answers nothing: the event is measured here then.
+    frozenWithMemo(stored);
+    if (typeof bytes === "number") keepStoredBytes(stored, bytes);
     // Shared scopes are written once the session accepted the event (and its lease checked out).
     // Only the scopes the event writes are called: an event without `app:` keys never reaches the AppObject.
     const split = splitStateDelta(stored.actions.stateDelta);
