@@ -65,15 +65,36 @@ function sizeBound(trace: TurnTrace): number {
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** A span as it ended: its attributes still as given (at its start, by `set`, at its end), in order. */
+interface EndedSpan {
+  name: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+  startMs: number;
+  endMs: number;
+  given: readonly SpanAttributes[];
+  error: string | undefined;
+}
+
+/** The stored form of an ended span: what it was given merged into one object, built once per span. */
+const traceSpan = ({ name, spanId, parentSpanId, startMs, endMs, given, error }: EndedSpan): TraceSpan => ({
+  name,
+  spanId,
+  ...(parentSpanId ? { parentSpanId } : {}),
+  startMs,
+  endMs,
+  attributes: merged(given),
+  ...(error === undefined ? {} : { error }),
+});
+
 /**
  * Records one invocation's spans in memory; `finish` returns them as a bounded `TurnTrace`. Ids are
  * OpenTelemetry-shaped (32 hex trace id, 16 hex span ids) from the run's id source, times from its clock.
  */
 export class TraceRecorder implements SpanRecorder {
   readonly traceId: string;
-  readonly #spans: TraceSpan[] = [];
-  /** What each recorded span was given, at the same index as the span in `#spans` until `finish`. */
-  readonly #given: (readonly SpanAttributes[])[] = [];
+  /** Ended spans; `finish` makes each a `TraceSpan` (`set` may still add attributes after the end). */
+  readonly #ended: EndedSpan[] = [];
   #dropped = 0;
   readonly #spanIdBase: string;
   #spanCount = 0;
@@ -105,27 +126,28 @@ export class TraceRecorder implements SpanRecorder {
         if (ended) return;
         ended = true;
         if (more) given.push(more);
-        if (this.#spans.length >= TRACE_LIMITS.spans) {
+        if (this.#ended.length >= TRACE_LIMITS.spans) {
           this.#dropped += 1;
           return;
         }
-        const parentSpanId = parent?.spanId ? { parentSpanId: parent.spanId } : {};
-        const failed = error === undefined ? {} : { error: errorText(error) };
         const endMs = this.clock.now();
-        // `set` may still name the event the span produced: its attributes are merged by `finish`.
-        const span: TraceSpan = { name, spanId, ...parentSpanId, startMs, endMs, attributes: {}, ...failed };
-        this.#spans.push(span);
-        this.#given.push(given);
+        const failed = error === undefined ? undefined : errorText(error);
+        this.#ended.push({
+          name,
+          spanId,
+          parentSpanId: parent?.spanId,
+          startMs,
+          endMs,
+          given,
+          error: failed,
+        });
       },
     };
   }
 
   /** The spans in start order, within `TRACE_LIMITS`. The recorder records nothing more afterwards. */
   finish(): TurnTrace {
-    this.#spans.forEach((span, i) => {
-      span.attributes = merged(this.#given[i] ?? []);
-    });
-    const spans = this.#spans.sort((a, b) => a.startMs - b.startMs);
+    const spans = this.#ended.map(traceSpan).sort((a, b) => a.startMs - b.startMs);
     const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
     if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
     // Serialised to be measured only when a cheap bound says it may not fit (the store serialises it anyway).
