@@ -5,6 +5,12 @@ export const TEMP_PREFIX = "temp:";
 
 export type StateMap = Record<string, unknown>;
 
+/** Whether `map` has any key (without listing them). */
+export function hasKeys(map: StateMap): boolean {
+  for (const _ in map) return true;
+  return false;
+}
+
 export interface ScopedDelta {
   /** Keys without the `app:` prefix. */
   app: StateMap;

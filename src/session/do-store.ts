@@ -5,6 +5,7 @@ import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import {
+  hasKeys,
   mergeScopedState,
   type ScopedDelta,
   SHARED_SCOPES,
@@ -235,5 +236,4 @@ export class DurableObjectSessionStore implements SessionStore {
 
 const NO_DELTA: ScopeDeltas = { app: {}, user: {} };
 
-const isEmpty = (split: ScopeDeltas): boolean =>
-  Object.keys(split.app).length === 0 && Object.keys(split.user).length === 0;
+const isEmpty = (split: ScopeDeltas): boolean => !hasKeys(split.app) && !hasKeys(split.user);

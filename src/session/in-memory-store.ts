@@ -6,7 +6,7 @@ import { frozenWithMemo } from "../core/memo.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
-import { mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
+import { hasKeys, mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import type { TaskKey, TaskPayload, TaskStore, TaskWrite, TaskWriteOptions } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
@@ -38,11 +38,6 @@ const encoder = new TextEncoder();
 
 /** One string for an app and user pair, unambiguous (the app's length leads) and cheap: it is made per read. */
 const scopeKey = (appName: string, userId: string): string => `${appName.length}:${appName}${userId}`;
-
-const hasKeys = (map: StateMap): boolean => {
-  for (const _ in map) return true;
-  return false;
-};
 
 /** The app and user a `scopeKey` was made of. */
 function scopeOf(key: string): { appName: string; userId: string } {

@@ -178,8 +178,10 @@ export class SessionObject extends DurableObject {
     return result.ok || result.code !== "session_not_found" ? result : ok(null);
   }
 
-  /** Appends a non-partial event under the lease rules of `SessionStore.appendEvent`. */
-  /** Appends a turn's event under its lease (renewing it); answers the stored row's size in UTF-8 bytes. */
+  /**
+   * Appends a non-partial event under the lease rules of `SessionStore.appendEvent`; answers the stored
+   * row's size in UTF-8 bytes.
+   */
   append(input: AppendInput): RpcResult<number> {
     return readable(() => this.#append(input));
   }
