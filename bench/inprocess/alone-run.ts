@@ -4,6 +4,7 @@
  * before and after them; then 4,000 more, timed one by one, each followed by the reference workload. Prints one JSON
  * line: the median and p99 in µs, the reference's median, turns/s, and the memory figures in MiB.
  */
+import { percentile } from "../http/rounds.js";
 import { benchApps, conversation, timedTurn } from "./bench-tree.js";
 import { reference } from "./reference.js";
 import { SessionPool } from "./session-pool.js";
@@ -26,15 +27,11 @@ for (let i = 0; i < TIMED; i++) {
   times.push(await timedTurn(apps.unbounded, await pool.next()));
   refTimes.push(reference(seed));
 }
-const percentileOf = (values: number[], p: number) =>
-  values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ??
-  Number.NaN;
-const at = (p: number) => percentileOf(times, p);
 console.log(
   JSON.stringify({
-    median: at(50),
-    p99: at(99),
-    reference: percentileOf(refTimes, 50),
+    median: percentile(times, 50),
+    p99: percentile(times, 99),
+    reference: percentile(refTimes, 50),
     turnsPerSecond: Math.round(FIRST / seconds),
     rssBefore: mib(before.rss),
     rssAfter: mib(after.rss),
