@@ -1,7 +1,7 @@
 /**
- * `baton/cloudflare`: what only runs on Cloudflare Workers. `createWorker` serves apps over ADK's HTTP
+ * `@baton-agents/core/cloudflare`: what only runs on Cloudflare Workers. `createWorker` serves apps over ADK's HTTP
  * API with sessions in Durable Objects; the Worker's entry must re-export the Durable Object classes so
- * wrangler can bind them (`export * from "baton/cloudflare"`).
+ * wrangler can bind them (`export * from "@baton-agents/core/cloudflare"`).
  */
 export { type BatonWorkerEnv, createWorker, type WorkerOptions } from "./handlers/create-worker.js";
 export {

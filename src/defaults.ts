@@ -24,7 +24,7 @@ export function defaultServices(
 
 /** The `Runner` of the `baton` entry's options: the port runner's, plus the model providers to register. */
 export interface BatonRunnerOptions extends RunnerOptions {
-  /** The providers `provider:model` strings resolve through (`baton/models/*`); `demo:` is built in. */
+  /** The providers `provider:model` strings resolve through (`@baton-agents/core/models/*`); `demo:` is built in. */
   models?: readonly ModelProvider[];
 }
 

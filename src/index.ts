@@ -1,6 +1,6 @@
 /**
  * `baton`: the runtime-neutral public API. It runs in plain Node (and Workers) with the in-memory store;
- * nothing here reaches `cloudflare:*`. Cloudflare's parts are in `baton/cloudflare`. An explicit list:
+ * nothing here reaches `cloudflare:*`. Cloudflare's parts are in `@baton-agents/core/cloudflare`. An explicit list:
  * anything not named here is internal.
  */
 

@@ -1,7 +1,7 @@
 // The demo app's Worker entry (wrangler `main`): `npm run dev` serves it on 127.0.0.1:8787.
-import { createWorker } from "baton/cloudflare";
+import { createWorker } from "@baton-agents/core/cloudflare";
 import { demoApp } from "./demo/app.js";
 
-export * from "baton/cloudflare"; // the Durable Object classes wrangler must see
+export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
 
 export default createWorker({ apps: [demoApp] });

@@ -29,7 +29,7 @@ export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & BatonBindings;
 export interface WorkerOptions {
   apps: readonly App[];
   /**
-   * The model providers `provider:model` strings resolve through (`baton/models/openai`, `…/google`…);
+   * The model providers `provider:model` strings resolve through (`@baton-agents/core/models/openai`, `…/google`…);
    * `demo:` is built in. Only these providers' SDKs are bundled.
    */
   models?: readonly ModelProvider[];
@@ -65,7 +65,7 @@ const secretOf = (env: BatonWorkerEnv) => (name: string) => {
  * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions, webhook deliveries,
  * and the queue consumers that run webhook turns (`TURNS`) and record dead letters.
  * @example
- * export * from "baton/cloudflare"; // the Durable Object classes wrangler must see
+ * export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
  * export default createWorker({ apps: [helpdesk], models: [openaiCompatible()] });
  */
 export function createWorker(options: WorkerOptions) {

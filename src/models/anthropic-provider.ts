@@ -4,7 +4,7 @@ import { type ModelProvider, requiredSetting } from "./model-provider.js";
 /**
  * `anthropic:<model>` through `@ai-sdk/anthropic`, with `ANTHROPIC_API_KEY` from the env.
  * @example
- * import { anthropic } from "baton/models/anthropic";
+ * import { anthropic } from "@baton-agents/core/models/anthropic";
  * createWorker({ apps: [helpdesk], models: [anthropic()] });
  */
 export function anthropic(): ModelProvider {

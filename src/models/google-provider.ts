@@ -5,7 +5,7 @@ import { type ModelProvider, requiredSetting } from "./model-provider.js";
  * `google:<model>` (Gemini) through `@ai-sdk/google`, with `GOOGLE_GENERATIVE_AI_API_KEY` from the env.
  * Agent Config YAML's bare model names (`gemini-2.5-flash`) resolve here.
  * @example
- * import { google } from "baton/models/google";
+ * import { google } from "@baton-agents/core/models/google";
  * createWorker({ apps: [helpdesk], models: [google()] });
  */
 export function google(): ModelProvider {

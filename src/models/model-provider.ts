@@ -4,7 +4,7 @@ import type { Env } from "../core/ports.js";
 
 /**
  * One prefix of `provider:model` strings and how to build its models. Each provider lives in its own
- * entry (`baton/models/google`…), so a Worker bundles only the SDKs of the providers it registers.
+ * entry (`@baton-agents/core/models/google`…), so a Worker bundles only the SDKs of the providers it registers.
  */
 export interface ModelProvider {
   /** The prefix it serves: `google` for `google:gemini-2.5-flash`. */

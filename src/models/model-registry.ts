@@ -85,6 +85,6 @@ export class ModelRegistry {
     const entry = Object.hasOwn(BATON_PROVIDERS, name) ? BATON_PROVIDERS[name] : undefined;
     return entry === undefined
       ? `${known} Register a ModelProvider named "${name}" in models.`
-      : `${known} Register it: import { ${entry} } from "baton/models/${name}" and pass models: [${entry}()].`;
+      : `${known} Register it: import { ${entry} } from "@baton-agents/core/models/${name}" and pass models: [${entry}()].`;
   }
 }

@@ -5,7 +5,7 @@ import { type ModelProvider, optionalSetting, requiredSetting } from "./model-pr
  * `openai-compatible:<model>`: any Chat Completions server (Ollama, vLLM, OpenRouter…) at
  * `OPENAI_COMPATIBLE_BASE_URL`, with `OPENAI_COMPATIBLE_API_KEY` when it needs one.
  * @example
- * import { openaiCompatible } from "baton/models/openai-compatible";
+ * import { openaiCompatible } from "@baton-agents/core/models/openai-compatible";
  * createWorker({ apps: [helpdesk], models: [openaiCompatible()] });
  */
 export function openaiCompatible(): ModelProvider {

@@ -4,7 +4,7 @@ import { type ModelProvider, optionalSetting, requiredSetting } from "./model-pr
 /**
  * `openai:<model>` through `@ai-sdk/openai`, with `OPENAI_API_KEY` (and `OPENAI_BASE_URL`) from the env.
  * @example
- * import { openai } from "baton/models/openai";
+ * import { openai } from "@baton-agents/core/models/openai";
  * createWorker({ apps: [helpdesk], models: [openai()] });
  */
 export function openai(): ModelProvider {

@@ -9,7 +9,7 @@ function isAiBinding(value: unknown): value is Ai {
 /**
  * `workers-ai:<model>` through the Worker's `AI` binding (`[ai] binding = "AI"` in wrangler.toml).
  * @example
- * import { workersAi } from "baton/models/workers-ai";
+ * import { workersAi } from "@baton-agents/core/models/workers-ai";
  * createWorker({ apps: [helpdesk], models: [workersAi()] });
  */
 export function workersAi(): ModelProvider {

@@ -80,7 +80,7 @@ const isMessage = (m: { role: string }): m is Message =>
 /**
  * A RuntimeAgent's turn on `@mariozechner/pi-agent-core`'s agent loop. Baton's tools run inside the loop;
  * `shouldStopAfterTurn` ends it before the next model call once a transfer or a pause happened.
- * Import it from `baton/pi`: pi-ai's provider SDKs then stay out of workers that do not use it.
+ * Import it from `@baton-agents/core/pi`: pi-ai's provider SDKs then stay out of workers that do not use it.
  * @example
  * new RuntimeAgent({ name: "coder", runtime: piRuntime({ model: getModel("openai", "gpt-4.1-mini") }) })
  */

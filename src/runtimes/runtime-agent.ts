@@ -22,7 +22,7 @@ import { StepSpans } from "./step-spans.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
 export interface RuntimeAgentConfig extends ModelAgentConfig {
-  /** The foreign loop that runs this agent's turn: `aiSdkRuntime(…)` or `piRuntime(…)` from `baton/pi`. */
+  /** The foreign loop that runs this agent's turn: `aiSdkRuntime(…)` or `piRuntime(…)` from `@baton-agents/core/pi`. */
   runtime: AgentRuntime;
   /** Runs once per turn before the runtime starts; it may edit the request (drop tools, change the prompt) or answer instead. */
   beforeModel?: OneOrMany<BeforeModelCallback>;

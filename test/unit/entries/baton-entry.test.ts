@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 // The package's own name, resolved through package.json `exports`: what a user's script imports.
-import { defineApp, InMemorySessionStore, LlmAgent, Runner, userText } from "baton";
+import { defineApp, InMemorySessionStore, LlmAgent, Runner, userText } from "@baton-agents/core";
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "../support/scripted-model.js";
 
@@ -50,7 +50,7 @@ describe("the baton entry in plain Node", () => {
     expect(stored?.events.map((e) => e.author)).toEqual(["user", "root", "root", "billing"]);
   });
 
-  it("reaches no cloudflare:* module, and baton/cloudflare does", () => {
+  it("reaches no cloudflare:* module, and @baton-agents/core/cloudflare does", () => {
     const root = join(import.meta.dirname, "../../..");
     const neutral = reachable(join(root, "src/index.ts"));
     expect([...neutral.bare].filter((s) => s.startsWith("cloudflare:"))).toEqual([]);
@@ -58,9 +58,9 @@ describe("the baton entry in plain Node", () => {
     expect(reachable(join(root, "src/cloudflare.ts")).bare).toContain("cloudflare:workers");
   });
 
-  it("is what package.json exports as baton and baton/cloudflare", () => {
+  it("is what package.json exports as @baton-agents/core and @baton-agents/core/cloudflare", () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "../../../package.json"), "utf8"));
-    expect(pkg.name).toBe("baton");
+    expect(pkg.name).toBe("@baton-agents/core");
     expect(pkg.exports).toMatchObject({ ".": "./src/index.ts", "./cloudflare": "./src/cloudflare.ts" });
   });
 });

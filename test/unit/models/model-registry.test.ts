@@ -65,7 +65,7 @@ describe("ModelRegistry", () => {
     const attempt = () => registry.resolve("google:gemini-2.5-flash", { GOOGLE_GENERATIVE_AI_API_KEY: "k" });
     expect(attempt).toThrow(expect.objectContaining({ code: "MODEL_CONFIG" }));
     expect(attempt).toThrow(/Unknown model provider "google".*registered: demo, openai-compatible\./);
-    expect(attempt).toThrow(/import \{ google \} from "baton\/models\/google"/);
+    expect(attempt).toThrow(/import \{ google \} from "@baton-agents\/core\/models\/google"/);
     expect(() => registry.resolve("mistral:large", {})).toThrow(/registered: demo, openai-compatible\./);
   });
 
