@@ -31,6 +31,12 @@ export interface Verifier<P = unknown> {
   /** The Worker secret (`wrangler secret put NAME`, or `.dev.vars` locally) holding the key. */
   readonly secretName: string;
   verify(input: VerifyInput): Promise<Verdict>;
+  /**
+   * Whether the signature covers a delivery id or a timestamp (Slack, Stripe, Standard Webhooks), so a
+   * replayed body is refused or deduped by it. When not (GitHub, bearer), Baton also dedupes on the body's
+   * SHA-256, for as long as it remembers delivery ids.
+   */
+  readonly signsIdOrTime?: boolean;
   /** The provider's own id for this delivery, when it sends one; a hash of the body stands in otherwise. */
   deliveryId(headers: HeaderReader, payload: unknown): string | undefined;
   /** Carries the payload type; never set. */
@@ -59,7 +65,10 @@ export interface RetryDelays {
   baseDelaySeconds: number;
   /** The cap on a retry's delay. Default 300 s. */
   maxDelaySeconds: number;
-  /** How long a delivery first waits when its session is busy with another turn (doubling, same cap). Default 10 s. */
+  /**
+   * How long a turn first waits for its session (an earlier turn of its line, or a turn holding it): doubling
+   * per wait, same cap, jittered into the upper half. Waits never count as retries. Default 10 s.
+   */
   busyDelaySeconds: number;
 }
 

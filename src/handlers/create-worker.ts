@@ -107,16 +107,17 @@ export function createWorker(options: WorkerOptions) {
     return made;
   });
   const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
-    if (!env.WEBHOOK_TURNS)
+    if (!env.WEBHOOK_TURNS || !env.TURNS)
       throw new BatonError(
         "invalid_config",
-        "The queue consumer needs the WEBHOOK_TURNS Durable Object binding.",
+        "The queue consumer needs the WEBHOOK_TURNS Durable Object binding and the TURNS queue producer.",
       );
     const runServices = services(env);
     return {
       apps: appsFor(env),
       sessionStore: new DurableObjectSessionStore(env),
       ledger: turnLedger(env.WEBHOOK_TURNS),
+      queue: env.TURNS,
       services: runServices,
       fetch: runServices.fetch,
       secret: secretOf(env),

@@ -55,30 +55,53 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
   if (challenge) return challenge;
   const turn = await mapToTurn(hook, payload, headers);
   if (!turn) return { kind: "ignored" };
+  const bodySha256 = await sha256Hex(body);
   const deliveryId =
     hook.deliveryId?.({ payload, headers }) ??
     hook.verify.deliveryId(headers, payload) ??
-    `sha256:${await sha256Hex(body)}`;
+    `sha256:${bodySha256}`;
   const turnId = deps.ledger.turnIdOf(delivery.appName, hook.name, deliveryId);
   const object = deps.ledger.turn(turnId);
   if (!object) throw new BatonError("internal", `Turn id ${turnId} was not issued by the turn namespace.`);
-  const { created, record } = await object.claim({
-    turnId,
+  // A scheme that signs no id or time (GitHub, bearer) lets a captured body be replayed under a new delivery
+  // id: the body's hash is remembered as well, for as long as delivery ids are (RETAIN_MS).
+  const guard = hook.verify.signsIdOrTime
+    ? undefined
+    : deps.ledger.replayGuard(delivery.appName, hook.name, bodySha256);
+  const owner = guard ? await guard.guard(turnId) : turnId;
+  if (owner !== turnId) {
+    const original = await deps.ledger.turn(owner)?.get();
+    return { kind: "duplicate", turnId: owner, sessionId: original?.sessionId ?? turn.sessionId };
+  }
+  const claimed = await object
+    .claim({
+      turnId,
+      appName: delivery.appName,
+      hook: hook.name,
+      deliveryId,
+      userId: turn.userId,
+      sessionId: turn.sessionId,
+      invocationId: newInvocationId(deps.ids),
+      userEventId: deps.ids.uuid(),
+      request: turn,
+    })
+    .catch(async (error: unknown) => {
+      await guard?.release(turnId);
+      throw error;
+    });
+  if (!claimed.created) return { kind: "duplicate", turnId, sessionId: claimed.record.sessionId };
+  const line = deps.ledger.line({
     appName: delivery.appName,
-    hook: hook.name,
-    deliveryId,
     userId: turn.userId,
     sessionId: turn.sessionId,
-    invocationId: newInvocationId(deps.ids),
-    userEventId: deps.ids.uuid(),
-    request: turn,
   });
-  if (!created) return { kind: "duplicate", turnId, sessionId: record.sessionId };
   try {
+    // Its place in the session's line is the order the consumer runs the session's turns in.
+    await object.settle("queued", { place: await line.enroll(turnId) });
     await deps.queue.send({ turnId });
   } catch (error) {
     // Not enqueued: forget the claim so the provider's retry of this delivery is accepted afresh.
-    await object.forget();
+    await Promise.all([object.forget(), line.leave(turnId), guard?.release(turnId)]);
     throw new BatonError("internal", "The turn could not be enqueued; retry the delivery.", { cause: error });
   }
   return { kind: "accepted", turnId, sessionId: turn.sessionId };

@@ -1,11 +1,14 @@
 import { BatonError } from "../core/errors.js";
 import { createEvent } from "../core/event.js";
 import { ensureSession } from "./run-queued-turn.js";
-import type { ConsumerDeps } from "./turn-consumer.js";
+import { type ConsumerDeps, callNext } from "./turn-consumer.js";
 import { TurnMessageSchema } from "./turn-record.js";
 
 /** The `errorCode` of the event a dead-lettered turn leaves in its session. */
 export const DEAD_LETTER_ERROR_CODE = "TURN_DEAD_LETTERED";
+
+/** What a dead letter says when no attempt stored an error (every path that can fail stores one). */
+const NO_ERROR = "none was recorded (see the Worker's logs for this turn id)";
 
 /** How long a dead letter waits when its session is busy, before recording the failure. */
 const BUSY_DELAY_SECONDS = 10;
@@ -29,7 +32,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, deps: Con
     const key = { appName: record.appName, userId: record.userId, sessionId: record.sessionId };
     const errorMessage =
       `The turn from webhook "${record.hook}" (delivery ${record.deliveryId}) failed ${record.attempts} ` +
-      `time(s) and went to the dead-letter queue. Last error: ${record.error ?? "unknown"}`;
+      `time(s) and went to the dead-letter queue. Last error: ${record.error ?? NO_ERROR}`;
     try {
       await ensureSession(deps.sessionStore, key);
       const event = createEvent(
@@ -53,6 +56,8 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, deps: Con
     }
     await turn.settle("failed", { error: errorMessage });
     deps.services.log(`Turn ${record.turnId}: ${errorMessage}`);
+    // The session's next webhook turn waited behind this one: it runs now.
+    await callNext(deps.ledger.line(record), record.turnId, deps);
     message.ack();
   }
 }

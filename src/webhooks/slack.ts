@@ -28,6 +28,7 @@ export function slack(options: ToleranceOptions): Verifier<SlackEventPayload> {
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   return {
     scheme: "slack",
+    signsIdOrTime: true,
     secretName: options.secretName,
     async verify({ body, headers, secret, nowMs }) {
       const timestamp = headers.get("x-slack-request-timestamp");

@@ -20,6 +20,7 @@ export function standardWebhooks<P = Record<string, unknown>>(options: Tolerance
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   return {
     scheme: "standard-webhooks",
+    signsIdOrTime: true,
     secretName: options.secretName,
     async verify({ body, headers, secret, nowMs }) {
       const id = headers.get("webhook-id");

@@ -37,6 +37,7 @@ export function stripe(options: ToleranceOptions): Verifier<StripeEventPayload> 
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   return {
     scheme: "stripe",
+    signsIdOrTime: true,
     secretName: options.secretName,
     async verify({ body, headers, secret, nowMs }) {
       const header = headers.get("stripe-signature");

@@ -1,3 +1,4 @@
+import type { SessionKey } from "../core/session.js";
 import { type Remote, remote } from "../session/rpc-result.js";
 import type { TurnObject } from "./turn-object.js";
 
@@ -10,9 +11,15 @@ export interface TurnLedger {
   turnIdOf(appName: string, hook: string, deliveryId: string): string;
   /** The turn's object, or `null` for an id that is not one of this namespace's. */
   turn(turnId: string): Remote<TurnObject> | null;
+  /** The replay guard of a body (its SHA-256, hex) sent to a hook. */
+  replayGuard(appName: string, hook: string, bodySha256: string): Remote<TurnObject>;
+  /** The line of a session's queued turns. */
+  line(key: SessionKey): Remote<TurnObject>;
 }
 
 export function turnLedger(namespace: TurnNamespace): TurnLedger {
+  // The names of the three roles never meet: a delivery's has three parts, a guard's and a line's four.
+  const named = (parts: readonly string[]) => remote(namespace.getByName(JSON.stringify(parts)));
   return {
     turnIdOf: (appName, hook, deliveryId) =>
       namespace.idFromName(JSON.stringify([appName, hook, deliveryId])).toString(),
@@ -27,5 +34,7 @@ export function turnLedger(namespace: TurnNamespace): TurnLedger {
       }
       return remote(namespace.get(id));
     },
+    replayGuard: (appName, hook, bodySha256) => named(["replay", appName, hook, bodySha256]),
+    line: (key) => named(["line", key.appName, key.userId, key.sessionId]),
   };
 }

@@ -18,7 +18,12 @@ export const TurnRecordSchema = z.object({
   userEventId: z.string(),
   /** The turn's input lives here, not in the queue message (messages are capped at 128 KB, bodies at 1 MiB). */
   request: TurnRequestSchema,
+  /** Attempts that ran (a wait for the session is not one). */
   attempts: z.number().int(),
+  /** How often it waited for its session (an earlier turn in its line, or a turn holding the lease). */
+  waits: z.number().int().default(0),
+  /** Its place in its session's line, from 1: the order its delivery was accepted in. */
+  place: z.number().int().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   error: z.string().optional(),
@@ -30,7 +35,7 @@ export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 /** What the accept step fills in; the object adds status, attempts and times. */
 export type NewTurnRecord = Omit<
   TurnRecord,
-  "status" | "attempts" | "createdAt" | "updatedAt" | "error" | "result"
+  "status" | "attempts" | "waits" | "place" | "createdAt" | "updatedAt" | "error" | "result"
 >;
 
 /** The queue message: only the turn's id (its input is in the turn object). */

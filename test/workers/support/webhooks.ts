@@ -31,10 +31,13 @@ export interface TurnView {
 export function hookWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}) {
   const worker = createWorker({ models: [openaiCompatible()], ...options });
   const sent: TurnMessage[] = [];
+  /** The delay each message in `sent` was sent with (a turn waiting for its session is sent again, delayed). */
+  const delays: (number | undefined)[] = [];
   const turns = {
-    async send(message: TurnMessage) {
+    async send(message: TurnMessage, options?: QueueSendOptions) {
       sent.push(message);
-      return env.TEST_TURNS.send(message);
+      delays.push(options?.delaySeconds);
+      return env.TEST_TURNS.send(message, options);
     },
   };
   const envWith = (extra: Record<string, string | undefined> = {}) => ({
@@ -100,6 +103,7 @@ export function hookWorker(options: WorkerOptions, vars: Record<string, string |
   };
   return {
     sent,
+    delays,
     call,
     /** POSTs a delivery: the body as given, signature headers as given, no API token. */
     post: (path: string, body: string, headers: Record<string, string> = {}) =>

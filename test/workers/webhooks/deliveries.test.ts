@@ -85,6 +85,48 @@ describe("POST /webhooks/:app/:hook", () => {
     ]);
   });
 
+  it("answers a signed GitHub body replayed under new delivery ids like a duplicate: 200, the first turn, nothing enqueued", async () => {
+    const t = setup();
+    const body = issueComment(12, "replay me");
+    const first = await expectJson<{ turnId: string; sessionId: string }>(
+      t.deliver(body, { "x-github-delivery": crypto.randomUUID() }),
+      202,
+    );
+    const replays = await Promise.all(
+      Array.from({ length: 5 }, () => t.deliver(body, { "x-github-delivery": crypto.randomUUID() })),
+    );
+    for (const replay of replays) expect(await expectJson(replay, 200)).toEqual(first);
+    expect(t.hooks.sent).toEqual([{ turnId: first.turnId }]);
+    // Another body is another delivery, whatever its delivery id.
+    const other = issueComment(12, "a new comment");
+    expect((await t.deliver(other, { "x-github-delivery": crypto.randomUUID() })).status).toBe(202);
+    expect(t.hooks.sent).toHaveLength(2);
+  });
+
+  it("keeps deduping a Standard Webhooks delivery by its signed id, not its body: the same body under a new id is a new turn", async () => {
+    const t = setup();
+    const key = `whsec_${btoa("replay-test-key")}`;
+    const app = defineApp({
+      name: `${t.app}-sw`,
+      rootAgent: helloApp(`${t.app}-sw`).rootAgent,
+      webhooks: [
+        webhook({
+          name: "events",
+          verify: verifiers.standardWebhooks({ secretName: "EVENTS_KEY" }),
+          toTurn: () => ({ userId: "events", sessionId: "s", newMessage: userText("tick") }),
+        }),
+      ],
+    });
+    const hooks = hookWorker({ apps: [app], services: { clock: clockAt(NOW) } }, { EVENTS_KEY: key });
+    const body = JSON.stringify({ type: "tick" });
+    const post = (id: string) =>
+      hooks.post(`/webhooks/${app.name}/events`, body, sign.standardWebhooks(key, body, id, NOW));
+    const id = `msg_${crypto.randomUUID()}`;
+    expect((await post(id)).status).toBe(202);
+    expect((await post(id)).status).toBe(200);
+    expect((await post(`msg_${crypto.randomUUID()}`)).status).toBe(202);
+  });
+
   it("dedupes by a hash of the body when the provider sends no delivery id", async () => {
     const t = setup();
     const body = issueComment(12, "no delivery header");

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { BaseAgent } from "../../../src/agents/base-agent.js";
 import { userText } from "../../../src/core/content.js";
@@ -5,6 +6,7 @@ import type { Event } from "../../../src/core/event.js";
 import { DEFAULT_RETRY as MODEL_RETRY } from "../../../src/core/llm.js";
 import type { Session } from "../../../src/core/session.js";
 import { defineApp } from "../../../src/runner/app.js";
+import { turnLedger } from "../../../src/webhooks/turn-ledger.js";
 import { verifiers } from "../../../src/webhooks/verifiers.js";
 import { webhook } from "../../../src/webhooks/webhook.js";
 import { seedApp } from "../support/apps.js";
@@ -18,6 +20,7 @@ const NOW = 1_900_000_000;
 const logs: string[] = [];
 const services = {
   sleep: noSleep,
+  random: () => 0.5,
   clock: { now: () => NOW * 1000 },
   log: (line: string) => void logs.push(line),
 };
@@ -70,6 +73,14 @@ function setup(
     deliver,
     events,
     status: async (turnId: string) => (await hooks.turn(turnId)).status,
+    /** The turn object's whole record (attempts, waits, place), read as the consumer reads it. */
+    record: async (turnId: string) => {
+      const record = env.WEBHOOK_TURNS && (await turnLedger(env.WEBHOOK_TURNS).turn(turnId)?.get());
+      if (!record) throw new Error(`No turn ${turnId}`);
+      return record;
+    },
+    /** The user id a hook's `userId` is stored under. */
+    user: (userId: string) => userId,
   };
 }
 
@@ -192,26 +203,30 @@ describe("the TURNS consumer", () => {
     expect((await t.hooks.consume([{ nope: 1 }], 1)).retried).toHaveLength(1);
   });
 
-  it("retries a delivery whose session is busy after busyDelaySeconds (doubling), storing nothing, then runs it", async () => {
+  it("makes a turn behind a running one wait: acked, sent again with a jittered growing delay, counted as no attempt, then run", async () => {
     const gate = new GateAgent({ name: "root" });
     const t = setup(() => gate);
     const first = await t.deliver("s-5", "first");
     const running = t.hooks.consume([{ turnId: first.turnId }]);
     await gate.started.promise;
     const second = await t.deliver("s-5", "second");
-    expect(await t.hooks.consume([{ turnId: second.turnId }])).toMatchObject({
-      acked: 0,
-      retried: [{ delaySeconds: 10 }],
-    });
+    const sentBefore = t.hooks.sent.length;
+    // random() is 0.5: a wait of ceiling × 3/4, the ceiling doubling from busyDelaySeconds (10 s).
+    expect(await t.hooks.consume([{ turnId: second.turnId }])).toMatchObject({ acked: 1, retried: [] });
+    expect(t.hooks.sent.slice(sentBefore)).toEqual([{ turnId: second.turnId }]);
+    expect(t.hooks.delays.slice(sentBefore)).toEqual([8]);
+    expect(await t.hooks.consume([{ turnId: second.turnId }], 6)).toMatchObject({ acked: 1, retried: [] });
+    expect(t.hooks.delays.slice(sentBefore)).toEqual([8, 15]);
     expect(await t.status(second.turnId)).toBe("queued");
+    expect(await t.record(second.turnId)).toMatchObject({ attempts: 0, waits: 2, place: 2 });
     expect(summary(await t.events("s-5"))).toEqual([["user", "first"]]);
-    expect(await t.hooks.consume([{ turnId: second.turnId }], 2)).toMatchObject({
-      retried: [{ delaySeconds: 20 }],
-    });
     gate.open();
     await running;
-    expect(await t.hooks.consume([{ turnId: second.turnId }], 3)).toMatchObject({ acked: 1 });
-    expect(await t.status(second.turnId)).toBe("done");
+    // The first turn's end sends the next turn of its line at once, with no delay.
+    expect(t.hooks.sent.at(-1)).toEqual({ turnId: second.turnId });
+    expect(t.hooks.delays.at(-1)).toBeUndefined();
+    expect(await t.hooks.consume([{ turnId: second.turnId }])).toMatchObject({ acked: 1 });
+    expect(await t.record(second.turnId)).toMatchObject({ status: "done", attempts: 1, waits: 2 });
     expect(summary(await t.events("s-5"))).toEqual([
       ["user", "first"],
       ["root", "gate answers: first"],
@@ -219,4 +234,68 @@ describe("the TURNS consumer", () => {
       ["root", "gate answers: second"],
     ]);
   });
+
+  it("makes a turn whose session an HTTP turn holds wait without counting an attempt", async () => {
+    const gate = new GateAgent({ name: "root" });
+    const t = setup(() => gate);
+    const sessions = `/apps/${t.app}/users/${t.user("hooks")}/sessions`;
+    await expectJson(
+      t.hooks.call(sessions, { method: "POST", body: JSON.stringify({ sessionId: "s-6" }) }),
+      200,
+    );
+    const http = t.hooks.call("/run", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        appName: t.app,
+        userId: t.user("hooks"),
+        sessionId: "s-6",
+        newMessage: { role: "user", parts: [{ text: "over HTTP" }] },
+      }),
+    });
+    await gate.started.promise;
+    const queued = await t.deliver("s-6", "from the hook");
+    expect(await t.hooks.consume([{ turnId: queued.turnId }])).toMatchObject({ acked: 1, retried: [] });
+    expect(await t.record(queued.turnId)).toMatchObject({ status: "queued", attempts: 0, waits: 1 });
+    gate.open();
+    expect((await http).status).toBe(200);
+    expect(await t.hooks.consume([{ turnId: queued.turnId }])).toMatchObject({ acked: 1 });
+    expect(await t.status(queued.turnId)).toBe("done");
+  });
+
+  it("runs ten deliveries to one session in the order they were accepted, every one done, none dead-lettered", {
+    timeout: 60_000,
+  }, async () => {
+    const gate = new GateAgent({ name: "root" });
+    gate.open();
+    const t = setup(() => gate);
+    const turnIds = (
+      await Promise.all(Array.from({ length: 10 }, (_, i) => t.deliver("s-7", `comment ${i}`)))
+    ).map((accepted) => accepted.turnId);
+    const byPlace = await placed(t, turnIds);
+    // The real queue hands over every sent message; here each round hands over what was sent since the last.
+    let handed = 0;
+    let rounds = 0;
+    while (handed < t.hooks.sent.length) {
+      const batch = t.hooks.sent.slice(handed);
+      handed = t.hooks.sent.length;
+      const result = await t.hooks.consume(batch);
+      expect(result.retried).toEqual([]);
+      rounds++;
+    }
+    expect(rounds).toBeLessThan(30);
+    for (const turnId of turnIds)
+      expect(await t.record(turnId)).toMatchObject({ status: "done", attempts: 1 });
+    const users = (await t.events("s-7")).filter((e) => e.author === "user");
+    expect(users.map((e) => e.content?.parts?.[0]?.text)).toEqual(byPlace.map((p) => p.text));
+  });
 });
+
+/** The deliveries' texts in the order of their places in the session's line. */
+async function placed(t: ReturnType<typeof setup>, turnIds: readonly string[]) {
+  const records = await Promise.all(turnIds.map((turnId) => t.record(turnId)));
+  expect(new Set(records.map((r) => r.place)).size).toBe(turnIds.length);
+  return records
+    .map((r) => ({ place: r.place ?? 0, text: r.request.newMessage.parts?.[0]?.text }))
+    .sort((a, b) => a.place - b.place);
+}
