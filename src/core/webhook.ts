@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { ContentSchema } from "./content.js";
+import { SessionIdSchema, UserIdSchema } from "./limits.js";
 
 /** A request's headers, read case-insensitively (a `Headers` object is one). */
 export interface HeaderReader {
@@ -43,10 +44,13 @@ export interface Verifier<P = unknown> {
   readonly payloadType?: P;
 }
 
-/** What `toTurn` returns: the turn to run for a delivery. The session is created when missing. */
+/**
+ * What `toTurn` returns: the turn to run for a delivery. The session is created when missing. `userId` is
+ * stored in Baton's reserved namespace, as `baton:webhook:<userId>` (decision 029).
+ */
 export const TurnRequestSchema = z.object({
-  userId: z.string().min(1),
-  sessionId: z.string().min(1),
+  userId: UserIdSchema,
+  sessionId: SessionIdSchema,
   newMessage: ContentSchema,
   stateDelta: z.record(z.string(), z.unknown()).optional(),
 });

@@ -4,6 +4,7 @@ import { handleJsonRpc } from "../a2a/server/json-rpc.js";
 import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
+import { a2aContextUserId, reservedUserId } from "../core/reserved-users.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
@@ -49,7 +50,9 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
     sessionStore: deps.sessionStore,
     taskStore,
     services,
-    userIdFor: (contextId) => deps.a2aUserId ?? `A2A_USER_${contextId}`,
+    // Baton's own callers' users are reserved: no end user's token can name them (decision 029).
+    userIdFor: (contextId) =>
+      deps.a2aUserId === undefined ? a2aContextUserId(contextId) : reservedUserId("a2a", deps.a2aUserId),
     waitUntil,
     ...(onTrace ? { onTrace } : {}),
   };

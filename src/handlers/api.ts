@@ -1,11 +1,13 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { tooLarge as a2aTooLarge, MAX_A2A_BODY_BYTES } from "../a2a/server/json-rpc.js";
 import { a2aCards, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
 import { requireToken } from "./auth.js";
+import { cappedBody } from "./capped-body.js";
 import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
 import { meta } from "./meta.js";
+import { checkPathIds, ID_PATHS } from "./path-limits.js";
 import { run } from "./run.js";
 import { guardApp, guardUser } from "./scope-guards.js";
 import { sessions } from "./sessions.js";
@@ -15,6 +17,8 @@ import { webhooks } from "./webhooks.js";
 
 /** Requests larger than this get 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+const TOO_LARGE = `The body is larger than ${MAX_BODY_BYTES} bytes.`;
 
 /**
  * ADK's HTTP API as a Hono app. `deps` is built per request from the Worker's env (the session store
@@ -31,24 +35,20 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
     c.set("deps", deps(c.env));
     await next();
   });
+  // Every body is read (capped) before anything answers, refusals included: see capped-body.ts. A2A
+  // answers its 413 as a JSON-RPC error.
+  api.use("/a2a/*", cappedBody(MAX_A2A_BODY_BYTES, a2aTooLarge));
+  api.use(cappedBody(MAX_BODY_BYTES, (c) => c.json({ detail: TOO_LARGE, code: "payload_too_large" }, 413)));
   // Agent cards are public: clients read them to learn how to authenticate.
   api.route("/", a2aCards);
-  // A2A checks its own body size to answer JSON-RPC errors, so it is mounted before the ADK limit.
   api.use("/a2a/*", requireToken());
   api.route("/", a2aRpc);
-  api.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json(
-          { detail: `The body is larger than ${MAX_BODY_BYTES} bytes.`, code: "payload_too_large" },
-          413,
-        ),
-    }),
-  );
   // Deliveries authenticate with their provider's signature, not an API token.
   api.route("/", webhooks);
   api.use(requireToken());
+  // Ids in the path keep their limits (core/limits.ts) before any guard or store sees them.
+  for (const prefix of ["", "/dev"]) for (const path of ID_PATHS) api.use(`${prefix}${path}`, checkPathIds);
+  api.use("/dev/apps/:app/debug/trace/session/:session", checkPathIds);
   // End-user tokens reach only their own user's routes, in the apps they cover (docs/decisions/022).
   for (const prefix of ["", "/dev"]) {
     api.use(`${prefix}/apps/:app/*`, guardApp);

@@ -1,4 +1,5 @@
 import { BatonError } from "../core/errors.js";
+import { isReservedUserId } from "../core/reserved-users.js";
 
 /**
  * Who is calling, as the auth middleware found out: a service token (full access, as before end-user
@@ -28,9 +29,18 @@ export function assertMayUseApp(caller: Caller, appName: string): void {
     throw new BatonError("forbidden", `This token is not allowed to use the app "${appName}".`);
 }
 
-/** 403 unless `caller` may act as `userId` in `appName`: service tokens may, end users only as themselves. */
+/**
+ * 403 unless `caller` may act as `userId` in `appName`: service tokens may, end users only as themselves,
+ * and never as one of Baton's own callers (A2A contexts, webhooks, schedules; decision 029), whatever
+ * their token's `sub` says.
+ */
 export function assertMayActAs(caller: Caller, appName: string, userId: string): void {
   assertMayUseApp(caller, appName);
+  if (caller.kind === "end-user" && isReservedUserId(userId))
+    throw new BatonError(
+      "forbidden",
+      `The user "${userId}" belongs to Baton's own callers (A2A contexts, webhooks, schedules): end-user tokens cannot use it.`,
+    );
   if (caller.kind === "end-user" && caller.subject !== userId)
     throw new BatonError(
       "forbidden",

@@ -35,7 +35,10 @@ export interface WorkerOptions {
   models?: readonly ModelProvider[];
   /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
-  /** A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`). */
+  /**
+   * A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`);
+   * a name outside Baton's reserved namespace is stored as `baton:a2a:<name>` (decision 029).
+   */
   a2a?: { userId?: string };
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { ContentSchema, wireObject } from "../core/content.js";
 import { EventSchema } from "../core/event.js";
+import { AppNameSchema, SessionIdSchema, UserIdSchema } from "../core/limits.js";
 import { snakeToCamel } from "../core/wire-case.js";
 
 const StateMapSchema = z.record(z.string(), z.unknown());
@@ -47,7 +48,7 @@ function requestBody<T extends z.ZodRawShape>(shape: T, refused: Readonly<Record
 
 /** `POST /apps/:app/users/:user/sessions` (ADK `CreateSessionRequest`); every field optional. */
 export const CreateSessionBodySchema = requestBody({
-  sessionId: z.string().optional(),
+  sessionId: SessionIdSchema.optional(),
   state: StateMapSchema.optional(),
   events: z.array(EventSchema).optional(),
 });
@@ -62,9 +63,9 @@ export const PatchSessionBodySchema = requestBody({ stateDelta: StateMapSchema }
  */
 export const RunAgentRequestSchema = requestBody(
   {
-    appName: z.string().min(1),
-    userId: z.string().min(1),
-    sessionId: z.string().min(1),
+    appName: AppNameSchema,
+    userId: UserIdSchema,
+    sessionId: SessionIdSchema,
     newMessage: ContentSchema,
     streaming: z.boolean().default(false),
     stateDelta: StateMapSchema.optional(),

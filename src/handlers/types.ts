@@ -46,7 +46,7 @@ export interface ApiDeps {
   services: RunServices;
   /** A2A tasks (`/a2a/:app`); the Durable Object store on Workers, the in-memory store in tests. */
   taskStore?: TaskStore;
-  /** The user every A2A context belongs to; by default `A2A_USER_<contextId>`, as ADK does. */
+  /** The user every A2A context belongs to (as `baton:a2a:<name>` unless reserved); by default `A2A_USER_<contextId>`, as ADK does. */
   a2aUserId?: string;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;

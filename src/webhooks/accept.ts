@@ -1,6 +1,8 @@
 import { BatonError } from "../core/errors.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import { newInvocationId } from "../core/ids.js";
+import { ID_LIMITS, idProblem } from "../core/limits.js";
+import { reservedUserId } from "../core/reserved-users.js";
 import { assertSafeShape, assertSafeState } from "../core/safe-shape.js";
 import {
   type HeaderReader,
@@ -51,6 +53,8 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
   const verdict = await hook.verify.verify({ body, headers, secret, nowMs: deps.clock.now() });
   if (!verdict.ok) throw new BatonError("unauthorized", `Webhook signature refused: ${verdict.reason}.`);
   const payload = parseJson(body);
+  // The payload reaches `toTurn` (the app's code) only in a safe shape: depth and prototype keys checked.
+  assertSafeShape(payload, "the webhook body");
   const challenge = handshake(hook, headers, payload);
   if (challenge) return challenge;
   const turn = await mapToTurn(hook, payload, headers);
@@ -60,6 +64,8 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
     hook.deliveryId?.({ payload, headers }) ??
     hook.verify.deliveryId(headers, payload) ??
     `sha256:${bodySha256}`;
+  const badId = idProblem(ID_LIMITS.deliveryId, deliveryId);
+  if (badId !== null) throw new BatonError("invalid_request", `Refused the delivery id: ${badId}.`);
   const turnId = deps.ledger.turnIdOf(delivery.appName, hook.name, deliveryId);
   const object = deps.ledger.turn(turnId);
   if (!object) throw new BatonError("internal", `Turn id ${turnId} was not issued by the turn namespace.`);
@@ -143,12 +149,30 @@ async function mapToTurn(
   }
   if (turn === null) return null;
   const parsed = TurnRequestSchema.safeParse(turn);
-  if (parsed.success) {
-    // The turn carries the payload's words and keys: hostile ones are the sender's fault (400).
-    assertSafeShape(parsed.data, "the turn");
-    if (parsed.data.stateDelta) assertSafeState(parsed.data.stateDelta, "the turn's stateDelta");
-    return parsed.data;
-  }
-  const fields = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-  throw new BatonError("internal", `Webhook "${hook.name}" returned an invalid turn from toTurn: ${fields}`);
+  const fields = parsed.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  // Ids out of their limits come from the payload: the sender's fault (400); anything else is the hook's.
+  if (parsed.error?.issues.every((i) => ID_FIELDS.has(String(i.path[0])) && i.code === "custom"))
+    throw new BatonError(
+      "invalid_request",
+      `Webhook "${hook.name}" mapped this payload to refused ids: ${fields}`,
+    );
+  if (!parsed.success)
+    throw new BatonError(
+      "internal",
+      `Webhook "${hook.name}" returned an invalid turn from toTurn: ${fields}`,
+    );
+  // The turn carries the payload's words and keys: hostile ones are the sender's fault (400).
+  assertSafeShape(parsed.data, "the turn");
+  if (parsed.data.stateDelta) assertSafeState(parsed.data.stateDelta, "the turn's stateDelta");
+  // Its user lives in Baton's reserved namespace, out of every end user's reach (decision 029).
+  const userId = reservedUserId("webhook", parsed.data.userId);
+  const badUser = idProblem(ID_LIMITS.userId, userId);
+  if (badUser !== null)
+    throw new BatonError(
+      "invalid_request",
+      `Webhook "${hook.name}" mapped this payload to refused ids: userId: ${badUser}`,
+    );
+  return { ...parsed.data, userId };
 }
+
+const ID_FIELDS: ReadonlySet<string> = new Set(["userId", "sessionId"]);

@@ -1,5 +1,6 @@
 import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { BatonError } from "../../core/errors.js";
+import { type IdLimit, idProblem } from "../../core/limits.js";
 
 /** `-32001`: no such task (or an id this server never made). */
 export const taskNotFound = (taskId: string) => new TaskNotFoundError(`Task not found: ${taskId}`);
@@ -21,4 +22,10 @@ export function toA2aError(error: unknown): unknown {
   if (!(error instanceof BatonError)) return error;
   if (error.code === "invalid_request") return new RequestMalformedError(error.message);
   return error;
+}
+
+/** `-32602` naming the limit when an id a client sent (`field`) breaks it (core/limits.ts). */
+export function assertA2aId(limit: IdLimit, value: string | undefined, field: string): void {
+  const problem = value ? idProblem(limit, value) : null;
+  if (problem !== null) throw new RequestMalformedError(`Invalid params: ${field}: ${problem}.`);
 }

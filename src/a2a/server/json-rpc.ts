@@ -3,6 +3,8 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { A2A_ERROR_CODE, ContentTypeNotSupportedError, toJsonRpcError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import * as z from "zod";
+import { BatonError } from "../../core/errors.js";
+import { assertSafeShape } from "../../core/safe-shape.js";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
 
 /** Requests larger than this are refused before they are parsed. */
@@ -49,6 +51,9 @@ export async function handleJsonRpc(request: Request, handler: BatonA2aRequestHa
   } catch {
     return rpcError(null, A2A_ERROR_CODE.PARSE_ERROR, "Parse error: the body is not valid JSON.");
   }
+  // Depth and prototype keys before anything walks the body (the SDK's converters recurse per level).
+  const hostile = hostileShape(body);
+  if (hostile) return rpcError(idOf(body), hostile.code, hostile.message);
   const envelope = EnvelopeSchema.safeParse(body);
   if (!envelope.success)
     return rpcError(
@@ -98,7 +103,36 @@ const SendParamsSchema = z.looseObject({
   configuration: z.looseObject({ blocking: z.boolean().optional() }),
 });
 
-function tooLarge(): Response {
+/**
+ * The first hostile shape in a request (`assertSafeShape`: deeper than 64 levels, a `__proto__`,
+ * `constructor` or `prototype` key), as the JSON-RPC error for it: in `params`, `-32602` Invalid params;
+ * anywhere else, `-32600` Invalid Request. `null` when the shape is safe.
+ */
+function hostileShape(body: unknown): { code: number; message: string } | null {
+  const { params, ...envelope } = isRecord(body) ? body : { params: undefined, body };
+  const refusal = (check: () => void) => {
+    try {
+      check();
+      return null;
+    } catch (error) {
+      if (error instanceof BatonError) return error.message;
+      throw error;
+    }
+  };
+  const inEnvelope = refusal(() => assertSafeShape(envelope, "request"));
+  if (inEnvelope !== null)
+    return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${inEnvelope}` };
+  const inParams = refusal(() => assertSafeShape(params, "params"));
+  if (inParams !== null)
+    return { code: A2A_ERROR_CODE.INVALID_PARAMS, message: `Invalid params: ${inParams}` };
+  return null;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The 413 for a body over `MAX_A2A_BODY_BYTES`, as a JSON-RPC error. */
+export function tooLarge(): Response {
   const message = `Invalid Request: the body is larger than ${MAX_A2A_BODY_BYTES} bytes.`;
   return rpcError(null, A2A_ERROR_CODE.INVALID_REQUEST, message, 413);
 }

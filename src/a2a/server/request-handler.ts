@@ -16,8 +16,9 @@ import {
   UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
+import { ID_LIMITS } from "../../core/limits.js";
 import type { TaskFeedEntry, TaskKey, TaskRecord } from "../../core/task-store.js";
-import { taskNotFound } from "./a2a-errors.js";
+import { assertA2aId, taskNotFound } from "./a2a-errors.js";
 import { agentText } from "./messages.js";
 import type { A2aServerDeps } from "./server-deps.js";
 import { driveTask } from "./task-driver.js";
@@ -109,6 +110,7 @@ export class BatonA2aRequestHandler implements A2ARequestHandler {
   }
 
   #key(taskId: string): TaskKey {
+    assertA2aId(ID_LIMITS.taskId, taskId, "the task id");
     const contextId = contextOfTask(taskId);
     if (contextId === null) throw taskNotFound(taskId);
     return {

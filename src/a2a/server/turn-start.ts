@@ -3,10 +3,11 @@ import { RequestMalformedError, UnsupportedOperationError } from "@a2a-js/sdk/er
 import type { Content } from "../../core/content.js";
 import { BatonError } from "../../core/errors.js";
 import type { Event } from "../../core/event.js";
+import { ID_LIMITS } from "../../core/limits.js";
 import type { SessionKey } from "../../core/session.js";
 import type { TaskKey, TaskRecord } from "../../core/task-store.js";
 import { Runner } from "../../runner/runner.js";
-import { contextBusy, taskNotFound, toA2aError } from "./a2a-errors.js";
+import { assertA2aId, contextBusy, taskNotFound, toA2aError } from "./a2a-errors.js";
 import { fromA2aPart } from "./parts.js";
 import type { A2aServerDeps } from "./server-deps.js";
 import { contextOfTask, newTaskId } from "./task-ids.js";
@@ -33,6 +34,9 @@ export async function startTask(
   streaming: boolean,
 ): Promise<StartedTask> {
   if (!message) throw new RequestMalformedError("The request has no message.");
+  assertA2aId(ID_LIMITS.contextId, message.contextId, "message.contextId");
+  assertA2aId(ID_LIMITS.taskId, message.taskId, "message.taskId");
+  assertA2aId(ID_LIMITS.messageId, message.messageId, "message.messageId");
   const ids = deps.services.ids;
   const contextId = message.contextId || (message.taskId && contextOfTask(message.taskId)) || ids.uuid();
   const session: SessionKey = {

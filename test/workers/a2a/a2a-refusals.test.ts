@@ -100,6 +100,61 @@ describe("A2A refusals: JSON-RPC error codes, never a 500, nothing stored", () =
     expect(await sessionOf(contextId)).toBeNull();
   });
 
+  it("answers message metadata nested 3,000 levels deep with -32602 naming the depth, storing nothing, in both versions", async () => {
+    for (const [method, version, role] of [
+      ["SendMessage", "1.0", "ROLE_USER"],
+      ["message/send", "0.3", "user"],
+    ] as const) {
+      const contextId = newContext();
+      const deep = `${'{"k":'.repeat(3000)}1${"}".repeat(3000)}`;
+      const message = JSON.stringify({
+        messageId: "m",
+        role,
+        contextId,
+        parts: [{ kind: "text", text: "hi" }],
+      });
+      const body = `{"jsonrpc":"2.0","id":9,"method":"${method}","params":{"message":${message.slice(0, -1)},"metadata":${deep}}}}`;
+      const { id, error } = await rpcError(rpc({ body, version }));
+      expect(id).toBe(9);
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(
+        /^Invalid params: params\.message\.metadata\.k\..* nests deeper than 64 levels\.$/,
+      );
+      expect(await sessionOf(contextId)).toBeNull();
+    }
+  });
+
+  it("answers a __proto__ key in params with -32602 and one outside params with -32600, storing nothing", async () => {
+    const contextId = newContext();
+    const message = `{"messageId":"m","role":"ROLE_USER","contextId":"${contextId}","parts":[{"text":"hi"}],"metadata":{"__proto__":{"admin":true}}}`;
+    const inParams = `{"jsonrpc":"2.0","id":3,"method":"SendMessage","params":{"message":${message}}}`;
+    const refused = await rpcError(rpc({ body: inParams, version: "1.0" }));
+    expect(refused.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid params: Refused key "__proto__" in params.message.metadata.',
+    });
+    const outside = `{"jsonrpc":"2.0","id":4,"method":"SendMessage","constructor":{},"params":{}}`;
+    expect((await rpcError(rpc({ body: outside, version: "1.0" }))).error.code).toBe(-32600);
+    expect(await sessionOf(contextId)).toBeNull();
+  });
+
+  it("answers a context, task or message id over its limit with -32602 naming the limit, storing nothing", async () => {
+    const contextId = "c".repeat(129);
+    const message = { messageId: "m", role: "ROLE_USER", contextId, parts: [{ text: "hi" }] };
+    const refused = await rpcError(rpc({ body: call("SendMessage", { message }), version: "1.0" }));
+    expect(refused.error.code).toBe(-32602);
+    expect(refused.error.message).toContain("a context id is at most 128 characters");
+    expect(await sessionOf(contextId)).toBeNull();
+    const longMessageId = { ...message, contextId: newContext(), messageId: "m".repeat(200) };
+    const second = await rpcError(
+      rpc({ body: call("SendMessage", { message: longMessageId }), version: "1.0" }),
+    );
+    expect(second.error.message).toContain("a message id is at most 128 characters");
+    const get = await rpcError(rpc({ body: call("tasks/get", { id: "t".repeat(5000) }), version: "0.3" }));
+    expect(get.error.code).toBe(-32602);
+    expect(get.error.message).toContain("a task id is at most 192 characters");
+  });
+
   it("refuses a message to a task of another context, or to a finished task, and stores nothing", async () => {
     const contextId = newContext();
     const send = (params: unknown) => rpcError(rpc({ body: call("SendMessage", params), version: "1.0" }));

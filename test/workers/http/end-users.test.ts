@@ -224,6 +224,26 @@ describe("end-user mode: a verified JWT reaches only its subject's sessions", ()
     await expectJson(unscoped(sessionsPath(app, alice)), 403);
   });
 
+  it("refuses a token whose sub names an A2A context's or a webhook's user with 403 on those sessions, listing and running included", async () => {
+    const { app, session, issuer, call, as } = await setup();
+    for (const owner of [`A2A_USER_trip-${session}`, "baton:webhook:github"]) {
+      await expectJson(call(sessionsPath(app, owner), { method: "POST", json: { sessionId: session } }), 200);
+      const before = await snapshot(call, app, owner, session);
+      const asOwner = as(await issuer.token({ sub: owner }));
+      for (const path of [sessionsPath(app, owner), `${sessionsPath(app, owner)}/${session}`]) {
+        const refusal = await expectJson<Refusal>(asOwner(path), 403);
+        expect(refusal.detail).toContain("belongs to Baton's own callers");
+      }
+      const run = { method: "POST", json: runBody(app, owner, session, "let me in") };
+      await expectJson(asOwner("/run", run), 403);
+      await expectJson(asOwner(`${sessionsPath(app, owner)}/${session}`, { method: "DELETE" }), 403);
+      expect(await snapshot(call, app, owner, session)).toEqual(before);
+    }
+    // A sub equal to the name a hook gives its user sees its own sessions only, never the hook's.
+    const asGithub = as(await issuer.token({ sub: "github" }));
+    expect(await expectJson<Session[]>(asGithub(sessionsPath(app, "github")), 200)).toEqual([]);
+  });
+
   it("refuses end users A2A serving and webhook turn status with 403", async () => {
     const { app, issuer, alice, as } = await setup();
     const asAlice = as(await issuer.token({ sub: alice }));

@@ -45,7 +45,9 @@ function setup() {
   const deliver = async (body: string, headers: Record<string, string> = {}) =>
     hooks.post(path, body, { ...(await sign.github(SECRET, body)), ...headers });
   const session = (id: string) =>
-    hooks.call(`/apps/${ids.app}/users/github/sessions/${id}`).then((r) => expectJson<Session>(r, 200));
+    hooks
+      .call(`/apps/${ids.app}/users/baton:webhook:github/sessions/${id}`)
+      .then((r) => expectJson<Session>(r, 200));
   return { ...ids, hooks, path, deliver, session };
 }
 
@@ -63,7 +65,7 @@ describe("POST /webhooks/:app/:hook", () => {
       turnId: accepted.turnId,
       status: "queued",
       appName: t.app,
-      userId: "github",
+      userId: "baton:webhook:github",
       sessionId: "issue-7",
     } satisfies TurnView);
   });
@@ -127,6 +129,30 @@ describe("POST /webhooks/:app/:hook", () => {
     expect((await post(`msg_${crypto.randomUUID()}`)).status).toBe(202);
   });
 
+  it("answers 400 naming the limit, enqueuing and storing nothing, for an over-long session id, delivery id or a deep body", async () => {
+    const t = setup();
+    const long = JSON.parse(issueComment(1, "long issue number"));
+    long.issue.number = "9".repeat(200);
+    const refused = await expectJson<{ detail: string }>(t.deliver(JSON.stringify(long)), 400);
+    expect(refused.detail).toMatch(/sessionId: a session id is at most 128 characters \(this one has 206\)/);
+    const delivery = { "x-github-delivery": "d".repeat(300) };
+    const longDelivery = await expectJson<{ detail: string }>(
+      t.deliver(issueComment(2, "hi"), delivery),
+      400,
+    );
+    expect(longDelivery.detail).toMatch(/a delivery id is at most 256 characters/);
+    const deep = `{"action":"created","x":${'{"k":'.repeat(100)}1${"}".repeat(100)}}`;
+    const tooDeep = await expectJson<{ detail: string }>(t.deliver(deep), 400);
+    expect(tooDeep.detail).toMatch(/the webhook body\.x\.k.* nests deeper than 64 levels/);
+    expect(t.hooks.sent).toEqual([]);
+  });
+
+  it("keeps the hook's user in Baton's reserved namespace: baton:webhook:<userId>", async () => {
+    const t = setup();
+    const accepted = await expectJson<{ turnId: string }>(t.deliver(issueComment(21, "whose?")), 202);
+    expect((await t.hooks.turn(accepted.turnId)).userId).toBe("baton:webhook:github");
+  });
+
   it("dedupes by a hash of the body when the provider sends no delivery id", async () => {
     const t = setup();
     const body = issueComment(12, "no delivery header");
@@ -142,7 +168,7 @@ describe("POST /webhooks/:app/:hook", () => {
     const res = await t.deliver(issueComment(13, "ignored"), { "x-skip": "yes" });
     expect(res.status).toBe(204);
     expect(t.hooks.sent).toEqual([]);
-    await expectJson(t.hooks.call(`/apps/${t.app}/users/github/sessions/issue-13`), 404);
+    await expectJson(t.hooks.call(`/apps/${t.app}/users/baton:webhook:github/sessions/issue-13`), 404);
   });
 
   it("refuses a bad or missing signature with 401, storing and enqueuing nothing", async () => {

@@ -28,7 +28,10 @@ describe("the demo entry's GitHub hook over the real local queue", () => {
         expect((await expectJson<TurnView>(call(`/turns/${accepted.turnId}`), 200)).status).toBe("done"),
       { timeout: 15_000, interval: 100 },
     );
-    const session = await expectJson<Session>(call(`/apps/demo/users/github/sessions/issue-${issue}`), 200);
+    const session = await expectJson<Session>(
+      call(`/apps/demo/users/baton:webhook:github/sessions/issue-${issue}`),
+      200,
+    );
     expect(session.events[0]?.content?.parts?.[0]?.text).toBe("What's the weather in Paris?");
     expect(session.events.filter((e) => e.author === "user")).toHaveLength(1);
     expect(session.events.map((e) => e.author)).toContain("weather");

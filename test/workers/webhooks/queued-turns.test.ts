@@ -66,7 +66,12 @@ function setup(
     );
   };
   const events = async (session: string) =>
-    (await expectJson<Session>(hooks.call(`/apps/${ids.app}/users/hooks/sessions/${session}`), 200)).events;
+    (
+      await expectJson<Session>(
+        hooks.call(`/apps/${ids.app}/users/baton:webhook:hooks/sessions/${session}`),
+        200,
+      )
+    ).events;
   return {
     ...ids,
     hooks,
@@ -80,7 +85,7 @@ function setup(
       return record;
     },
     /** The user id a hook's `userId` is stored under. */
-    user: (userId: string) => userId,
+    user: (userId: string) => `baton:webhook:${userId}`,
   };
 }
 

@@ -1,0 +1,68 @@
+import type { Context, MiddlewareHandler } from "hono";
+
+/**
+ * How much of an oversized body is still read (and dropped) before the stream is cancelled. Reading the
+ * rest leaves the connection clean for its next request: under `wrangler dev` (4.84) a 413 sent while a
+ * chunked body is still arriving leaves that connection hanging, and `cancel()` alone does not help
+ * (docs/decisions/029). Past this, the sender is abusive and its connection is given up.
+ */
+export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Reads `stream` whole, up to `maxBytes`; past that, drains up to `DRAIN_MAX_BYTES` and returns `null`. */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await drain(reader, size);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
+  let size = read;
+  while (size <= DRAIN_MAX_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    size += value.byteLength;
+  }
+  await reader.cancel();
+}
+
+/**
+ * Reads every request body before anything answers (auth refusals included), capped at `maxBytes`: an
+ * oversized one gets `tooLarge` once its rest has been read and dropped; otherwise the request goes on
+ * with the bytes in hand, so handlers read them as usual (`c.req.text()`, `arrayBuffer()`, `raw`).
+ */
+export function cappedBody(maxBytes: number, tooLarge: (c: Context) => Response): MiddlewareHandler {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    if (raw.body === null || raw.bodyUsed || read.has(raw)) return next();
+    const bytes = await readCapped(raw.body, maxBytes);
+    if (bytes === null) return tooLarge(c);
+    // GET and HEAD cannot carry a body onward: it was read, so the connection is clean, and it is dropped.
+    const withBody = raw.method === "GET" || raw.method === "HEAD" ? raw : new Request(raw, { body: bytes });
+    read.add(withBody);
+    c.req.raw = withBody;
+    await next();
+  };
+}
+
+/** Requests whose body a `cappedBody` already read (a second one, mounted for all paths, lets them pass). */
+const read = new WeakSet<Request>();
