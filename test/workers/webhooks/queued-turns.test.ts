@@ -133,7 +133,7 @@ describe("the TURNS consumer", () => {
           type: "turn.done",
           turnId,
           appName: t.app,
-          userId: "hooks",
+          userId: "baton:webhook:hooks",
           sessionId: "s-r",
           text: "gate answers: result please",
         }),
