@@ -58,7 +58,7 @@ const TEMPLATES: readonly Template[] = [
     method: "POST",
     path: sessionsOf,
     body: (w, r) => ({
-      sessionId: `${r.pick(w.sessions)}-${r.int(3)}`,
+      sessionId: r.chance(0.1) ? r.pick(LONG_IDS) : `${r.pick(w.sessions)}-${r.int(3)}`,
       state: { greeting: "hi", "user:tone": "warm" },
       events: r.chance(0.3)
         ? [
@@ -124,10 +124,16 @@ const TEMPLATES: readonly Template[] = [
       params: {
         message: {
           kind: "message",
-          messageId: `m-${r.int(1e6)}`,
-          role: "user",
+          messageId: r.chance(0.2) ? r.pick(LONG_IDS) : `m-${r.int(1e6)}`,
+          role: r.pick(["user", "ROLE_USER"]),
           parts: [{ kind: "text", text: "hi" }],
+          ...(r.chance(0.3) ? { contextId: r.pick([...LONG_IDS, "c-1", "a/b", ".."]) } : {}),
+          ...(r.chance(0.2) ? { taskId: r.pick([...LONG_IDS, `t:${"c".repeat(300)}`]) } : {}),
+          ...(r.chance(0.3)
+            ? { metadata: r.chance(0.5) ? deepValue(r.pick([63, 65, 3000])) : randomValue(r) }
+            : {}),
         },
+        ...(r.chance(0.2) ? { id: r.pick(LONG_IDS) } : {}),
       },
     }),
     headers: (r) => (r.chance(0.5) ? { "A2A-Version": r.pick(["0.3", "1.0", "9"]) } : {}),
@@ -146,7 +152,12 @@ const TEMPLATES: readonly Template[] = [
   },
 ];
 
+/** Ids past every limit in core/limits.ts (and one far past what a URL may carry). */
+const LONG_IDS = ["x".repeat(129), "x".repeat(321), "x".repeat(5000)] as const;
+
 const SEGMENTS = [
+  ...LONG_IDS,
+  "a b",
   "",
   "..",
   "%2e%2e",
