@@ -4,21 +4,41 @@ import { handleJsonRpc } from "../a2a/server/json-rpc.js";
 import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
+import type { App } from "../runner/app.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
 import { assertService, callerOf } from "./caller.js";
 import { BATON_VERSION } from "./meta.js";
-import type { HonoEnv } from "./types.js";
+import type { ApiDeps, HonoEnv } from "./types.js";
 
-/** The agent card of `/a2a/:app` (public: clients read it to learn how to authenticate). */
-export const a2aCards = new Hono<HonoEnv>().get(
-  "/a2a/:app/.well-known/:file{agent-card\\.json|agent\\.json}",
-  (c) => {
-    const card = cardJson(cardOf(c));
-    return c.json(card, 200, { "Cache-Control": "public, max-age=300" });
-  },
-);
+const CARD_FILE = ":file{agent-card\\.json|agent\\.json}";
+
+/**
+ * Agent cards (public: clients read them to learn how to authenticate): each app's under `/a2a/:app`, and
+ * the default app's at the host's root, where generic clients look (A2A 1.0 §8.2).
+ */
+export const a2aCards = new Hono<HonoEnv>()
+  .get(`/a2a/:app/.well-known/${CARD_FILE}`, (c) =>
+    servedCard(c, findApp(c.var.deps.apps, c.req.param("app"))),
+  )
+  .get(`/.well-known/${CARD_FILE}`, (c) => servedCard(c, defaultApp(c.var.deps)));
+
+function servedCard(c: Context<HonoEnv>, app: App) {
+  const card = cardJson(cardOf(c, app));
+  return c.json(card, 200, { "Cache-Control": "public, max-age=300" });
+}
+
+/** The app whose card is at the root: the configured one, else the only app; none among several. */
+function defaultApp(deps: ApiDeps): App {
+  if (deps.a2aDefaultApp !== undefined) return findApp(deps.apps, deps.a2aDefaultApp);
+  const [only, ...others] = deps.apps.values();
+  if (only && others.length === 0) return only;
+  throw new BatonError(
+    "not_found",
+    "No default A2A app: this Worker serves several apps, so each card is at /a2a/<app>/.well-known/agent-card.json (createWorker's a2a.defaultApp names one for the root).",
+  );
+}
 
 /**
  * `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions; service tokens only, since A2A
@@ -29,8 +49,7 @@ export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) => {
   return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c)));
 });
 
-function cardOf(c: Context<HonoEnv>) {
-  const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");
+function cardOf(c: Context<HonoEnv>, app: App) {
   const url = `${new URL(c.req.url).origin}/a2a/${app.name}`;
   return buildAgentCard(app, { url, bearer: tokensOf(c.env.API_TOKENS).length > 0, version: BATON_VERSION });
 }
@@ -43,9 +62,10 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
   const { services } = deps;
   const waitUntil = waitUntilOf(c, services.log);
   const onTrace = otlpTraceSink(c.env, services, waitUntil);
+  const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");
   return {
-    app: findApp(c.var.deps.apps, c.req.param("app") ?? ""),
-    card: cardOf(c),
+    app,
+    card: cardOf(c, app),
     sessionStore: deps.sessionStore,
     taskStore,
     services,
