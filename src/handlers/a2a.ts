@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { buildAgentCard, cardJson } from "../a2a/server/agent-card.js";
 import { handleJsonRpc } from "../a2a/server/json-rpc.js";
 import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
+import { handleRest, type RestCall } from "../a2a/server/rest.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
 import type { App } from "../runner/app.js";
@@ -48,6 +49,35 @@ export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) => {
   assertService(callerOf(c), "A2A serving");
   return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c)));
 });
+
+/**
+ * A2A 1.0's HTTP+JSON binding (§11) under `/a2a/:app`, behind the same request handler as JSON-RPC. Task
+ * ids hold a `:`, so `…/tasks/{id}:cancel` and `…:subscribe` are told apart by their ending.
+ */
+export const a2aRest = new Hono<HonoEnv>()
+  .post("/a2a/:app/:op{message:send}", (c) => rest(c, { op: "send" }))
+  .post("/a2a/:app/:op{message:stream}", (c) => rest(c, { op: "stream" }))
+  .get("/a2a/:app/tasks", (c) => rest(c, { op: "list" }))
+  .get("/a2a/:app/extendedAgentCard", (c) => rest(c, { op: "extendedCard" }))
+  .on(["GET", "POST"], "/a2a/:app/tasks/:ref{[^/]+}", (c) =>
+    rest(c, taskCall(c.req.method, c.req.param("ref"))),
+  );
+
+const SUBSCRIBE = ":subscribe";
+const CANCEL = ":cancel";
+
+/** `GET …/tasks/{id}`, `GET|POST …/tasks/{id}:subscribe`, `POST …/tasks/{id}:cancel`; other POSTs 404. */
+function taskCall(method: string, ref: string): RestCall {
+  if (ref.endsWith(SUBSCRIBE)) return { op: "subscribe", id: ref.slice(0, -SUBSCRIBE.length) };
+  if (method === "POST" && ref.endsWith(CANCEL)) return { op: "cancel", id: ref.slice(0, -CANCEL.length) };
+  if (method === "GET") return { op: "get", id: ref };
+  throw new BatonError("not_found", `No A2A operation at POST …/tasks/${ref}.`);
+}
+
+function rest(c: Context<HonoEnv>, call: RestCall) {
+  assertService(callerOf(c), "A2A serving");
+  return handleRest(call, c.req.raw, new BatonA2aRequestHandler(serverDeps(c)));
+}
 
 function cardOf(c: Context<HonoEnv>, app: App) {
   const url = `${new URL(c.req.url).origin}/a2a/${app.name}`;

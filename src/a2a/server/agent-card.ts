@@ -4,10 +4,12 @@ import type { App } from "../../runner/app.js";
 
 /**
  * Every binding and version served at the app's URL, the preferred first: JSON-RPC 1.0 and 0.3 on the one
- * URL (told apart by the `A2A-Version` header or the method's name).
+ * URL (told apart by the `A2A-Version` header or the method's name), and 1.0's HTTP+JSON below it
+ * (`POST …/message:send`, `GET …/tasks/{id}`, …).
  */
 export const SERVED_INTERFACES = [
   { protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+  { protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
   { protocolBinding: "JSONRPC", protocolVersion: "0.3" },
 ] as const;
 

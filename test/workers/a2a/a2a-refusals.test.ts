@@ -206,6 +206,7 @@ describe("the agent card of /a2a/:app", () => {
       description: demoApp.rootAgent.description,
       supportedInterfaces: [
         { url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
         { url, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
       ],
       url,
