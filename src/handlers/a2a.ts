@@ -45,10 +45,15 @@ function defaultApp(deps: ApiDeps): App {
  * `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions; service tokens only, since A2A
  * contexts are not tied to the caller's user (docs/decisions/022).
  */
-export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) => {
+export const a2aRpc = new Hono<HonoEnv>()
+  .post("/a2a/:app", (c) => rpc(c, findApp(c.var.deps.apps, c.req.param("app"))))
+  // The default app at the host's root too: clients handed only the host post their calls there.
+  .post("/", (c) => rpc(c, defaultApp(c.var.deps)));
+
+function rpc(c: Context<HonoEnv>, app: App) {
   assertService(callerOf(c), "A2A serving");
-  return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c)));
-});
+  return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c, app)));
+}
 
 /**
  * A2A 1.0's HTTP+JSON binding (§11) under `/a2a/:app`, behind the same request handler as JSON-RPC. Task
@@ -76,7 +81,8 @@ function taskCall(method: string, ref: string): RestCall {
 
 function rest(c: Context<HonoEnv>, call: RestCall) {
   assertService(callerOf(c), "A2A serving");
-  return handleRest(call, c.req.raw, new BatonA2aRequestHandler(serverDeps(c)));
+  const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");
+  return handleRest(call, c.req.raw, new BatonA2aRequestHandler(serverDeps(c, app)));
 }
 
 function cardOf(c: Context<HonoEnv>, app: App) {
@@ -84,7 +90,7 @@ function cardOf(c: Context<HonoEnv>, app: App) {
   return buildAgentCard(app, { url, bearer: tokensOf(c.env.API_TOKENS).length > 0, version: BATON_VERSION });
 }
 
-function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
+function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
   const deps = c.var.deps;
   const { taskStore } = deps;
   if (!taskStore)
@@ -92,7 +98,6 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
   const { services } = deps;
   const waitUntil = waitUntilOf(c, services.log);
   const onTrace = otlpTraceSink(c.env, services, waitUntil);
-  const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");
   return {
     app,
     card: cardOf(c, app),

@@ -35,6 +35,7 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   api.route("/", a2aCards);
   // A2A checks its own body size to answer JSON-RPC errors, so it is mounted before the ADK limit.
   api.use("/a2a/*", requireToken());
+  api.post("/", requireToken());
   api.route("/", a2aRpc);
   api.route("/", a2aRest);
   api.use(

@@ -244,4 +244,19 @@ describe("the agent card of /a2a/:app", () => {
     expect(card).toMatchObject({ url: `${BASE_URL}/a2a/other` });
     expect(() => a2aWorker({ apps: [demoApp], a2a: { defaultApp: "nope" } })).toThrow(/defaultApp/);
   });
+
+  it("answers JSON-RPC at the host's root for the default app, with the same token rule", async () => {
+    const { fetchImpl } = a2aWorker({ apps: [demoApp], services });
+    const missing = `${crypto.randomUUID()}:${newContext()}`;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: missing } });
+    const headers = { "content-type": "application/json" };
+    const res = await fetchImpl(`${BASE_URL}/`, { method: "POST", body, headers });
+    expect(await res.json()).toMatchObject({ id: 1, error: { code: -32001 } });
+    const bare = await fetchImpl(`${BASE_URL}/`, {
+      method: "POST",
+      body,
+      headers: { ...headers, authorization: "" },
+    });
+    expect(bare.status).toBe(401);
+  });
 });
