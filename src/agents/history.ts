@@ -1,3 +1,4 @@
+import { applyCompactions, hasCompaction } from "../core/compaction.js";
 import type { Content, Part } from "../core/content.js";
 import type { Event } from "../core/event.js";
 import { frozenWithMemo, hasMemo, memoized } from "../core/memo.js";
@@ -125,7 +126,8 @@ function framedContent(e: Event, view: EventView): Content | undefined {
 }
 
 /**
- * The contents an agent's model sees: the session's events filtered and re-framed (ADK `_get_contents`).
+ * The contents an agent's model sees: the session's events filtered and re-framed (ADK `_get_contents`);
+ * a compaction's summary stands in for the events it covers (`applyCompactions`).
  * With `includeContents: "none"` only the current turn: from the newest event by the user or another
  * agent that is not a transfer event. Function responses are then put right after their calls, a late
  * answer to a long-running call replacing its pending response and what came between.
@@ -138,8 +140,10 @@ export function buildContents(
   agentName: string,
   options: { includeContents: IncludeContents; branch?: string | undefined },
 ): Content[] {
-  // Rewound ranges are left out (PYX). One pass with index loops: this runs on every model call.
-  const kept = withoutRewound(events);
+  // Rewound ranges are left out (PYX), then compacted ranges give way to their summaries (ADK). One pass
+  // with index loops: this runs on every model call.
+  const unwound = withoutRewound(events);
+  const kept = hasCompaction(unwound) ? applyCompactions(unwound, agentName) : unwound;
   const visible: Event[] = [];
   const visibleViews: EventView[] = [];
   for (let i = 0; i < kept.length; i++) {
