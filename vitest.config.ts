@@ -31,27 +31,16 @@ const GITHUB_WEBHOOK_SECRET = "dev-only-github-webhook-secret";
 const FUZZ_REQUESTS = Number(process.env.BATON_FUZZ_REQUESTS ?? 250);
 const FUZZ_SEED = Number(process.env.BATON_FUZZ_SEED ?? 20261130);
 
-/**
- * On a machine busy with other work (several developers' suites at once), `BATON_TEST_TIMEOUT_MS` raises
- * the default per-test and per-hook limits; CI and a quiet machine keep vitest's own (5 s, 10 s).
- */
-const BUSY_MACHINE_TIMEOUT = Number(process.env.BATON_TEST_TIMEOUT_MS ?? 0);
-const timeouts =
-  BUSY_MACHINE_TIMEOUT > 0
-    ? { testTimeout: BUSY_MACHINE_TIMEOUT, hookTimeout: 2 * BUSY_MACHINE_TIMEOUT }
-    : {};
-
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node", ...timeouts } },
-      { test: { name: "interop", include: ["test/interop/**/*.test.ts"], environment: "node", ...timeouts } },
+      { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
+      { test: { name: "interop", include: ["test/interop/**/*.test.ts"], environment: "node" } },
       {
         // Google's ADK conformance cases replayed against the HTTP API; data in ../shared/conformance/adk.
         // Without it the replay is skipped with one line saying why, unless BATON_REQUIRE_CONFORMANCE=1.
         test: {
           name: "conformance",
-          ...timeouts,
           include: ["test/conformance/**/*.test.ts"],
           environment: "node",
           globalSetup: ["./test/conformance/announce-skip.ts"],
@@ -84,7 +73,6 @@ export default defineConfig({
         resolve: { alias: LEAN_ZOD },
         test: {
           name: "workers",
-          ...timeouts,
           // One module graph for all files: importing src/ (AI SDK providers) in workerd costs ~5 s per file.
           // Every test uses ids of its own, so nothing leaks between files.
           isolate: false,
