@@ -1,5 +1,6 @@
 import { applyCompactions, hasCompaction } from "../core/compaction.js";
 import type { Content, Part } from "../core/content.js";
+import { type ContentLog, readFromLog } from "../core/content-log.js";
 import type { Event } from "../core/event.js";
 import { frozenWithMemo, hasMemo, memoized } from "../core/memo.js";
 import { withoutRewound } from "../router/newest-first.js";
@@ -159,20 +160,25 @@ export function buildContents(
   const histories = memoized(first, HISTORIES, () => new Map<string, KeptHistory>());
   const key = `${agentName}\u0000${options.branch ?? ""}`;
   const kept = histories.get(key);
-  if (kept && extendHistory(kept, events, agentName, options.branch)) return kept.contents.slice();
+  if (kept && extendHistory(kept, events, agentName, options.branch))
+    return readFromLog(kept.contents.slice(), kept);
   const built = fullHistory(events, agentName, options);
-  if (built.kept) histories.set(key, built.kept);
-  else histories.delete(key);
-  return built.contents;
+  if (built.kept === undefined) {
+    histories.delete(key);
+    return built.contents;
+  }
+  histories.set(key, built.kept);
+  return readFromLog(built.contents, built.kept);
 }
 
 /**
  * What a session's history gave one agent on one branch, kept in the memo slot of the session's first
  * event: the events read so far (their count and the last one), the built contents, and the function
- * response ids among them. Kept only while the contents are the filtered events in order, with nothing
+ * response ids among them; it is the `ContentLog` its requests' contents are read from, so the prompt built
+ * from it is extended the same way (`models/convert.ts`). Kept only while the contents are the filtered events in order, with nothing
  * rearranged, so that new events that only append keep it true.
  */
-interface KeptHistory {
+interface KeptHistory extends ContentLog {
   count: number;
   last: Event;
   readonly contents: Content[];
@@ -266,7 +272,8 @@ function fullHistory(
   if (compacted || last === undefined || !sameContents(arranged, contents)) return { contents: arranged };
   const answered = new Set<string>();
   for (const content of contents) for (const id of responseIdsOf(content)) answered.add(id);
-  return { contents: arranged, kept: { count: events.length, last, contents: contents.slice(), answered } };
+  const kept = { count: events.length, last, contents: contents.slice(), answered, derived: new Map() };
+  return { contents: arranged, kept };
 }
 
 /** Whether the rearrangement left the contents as they were (the same contents, in the same order). */

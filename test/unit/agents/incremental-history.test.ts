@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildContents, type HistoryOptions } from "../../../src/agents/history.js";
+import { buildContents, editableContents, type HistoryOptions } from "../../../src/agents/history.js";
 import type { Content, Part } from "../../../src/core/content.js";
 import { createEvent, type Event } from "../../../src/core/event.js";
 import { frozenWithMemo } from "../../../src/core/memo.js";
+import { toPrompt } from "../../../src/models/convert.js";
 
 /** A small deterministic generator (mulberry32), so a failing seed can be replayed. */
 function random(seed: number): () => number {
@@ -134,6 +135,9 @@ describe("a history kept across requests", () => {
           const kept = buildContents(stored, agent, options);
           const whole = buildContents(plain, agent, options);
           expect(kept, `seed ${seed}, ${stored.length} events, ${agent}`).toEqual(whole);
+          expect(toPrompt("sys", kept), `prompt: seed ${seed}, ${stored.length} events, ${agent}`).toEqual(
+            toPrompt("sys", whole),
+          );
           compared += 1;
         }
       }
@@ -162,12 +166,27 @@ describe("a history kept across requests", () => {
     );
   });
 
-  it("hands each request its own array, so a request that changes its contents changes no later one", () => {
-    const stored = [...growingSession(7, 30)].map((e) => frozenWithMemo(e));
+  it("hands each request its own frozen array; a request that must change it takes an editable copy", () => {
+    const env = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => 1_767_225_600_000 } };
+    const said = (author: string, text: string) =>
+      frozenWithMemo(
+        createEvent(
+          {
+            invocationId: "e-1",
+            author,
+            content: { role: author === "user" ? "user" : "model", parts: [{ text }] },
+          },
+          env,
+        ),
+      );
+    const stored = [said("user", "hi"), said("root", "hello"), said("user", "and?")];
     const first = buildContents(stored, "root", { includeContents: "default" });
-    first.push({ role: "user", parts: [{ text: "added by a callback" }] });
+    expect(Object.isFrozen(first)).toBe(true);
+    const editable = editableContents(first);
+    editable.push({ role: "user", parts: [{ text: "added by a callback" }] });
+    expect(toPrompt("", editable)).toHaveLength(toPrompt("", first).length + 1);
     const second = buildContents(stored, "root", { includeContents: "default" });
-    expect(second).toHaveLength(first.length - 1);
+    expect(second).toEqual(first);
   });
 
   it("reads the whole log again when an event it kept is not where it was (another log behind the same first event)", () => {
