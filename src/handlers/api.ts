@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { tooLarge as a2aTooLarge, MAX_A2A_BODY_BYTES } from "../a2a/server/json-rpc.js";
-import { a2aCards, a2aRpc } from "./a2a.js";
+import { a2aCards, a2aRest, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
 import { requireToken } from "./auth.js";
 import { cappedBody } from "./capped-body.js";
@@ -42,7 +42,9 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
   // Agent cards are public: clients read them to learn how to authenticate.
   api.route("/", a2aCards);
   api.use("/a2a/*", requireToken());
+  api.post("/", requireToken());
   api.route("/", a2aRpc);
+  api.route("/", a2aRest);
   // Deliveries authenticate with their provider's signature, not an API token.
   api.route("/", webhooks);
   api.use(requireToken());
