@@ -102,6 +102,7 @@ export type {
   ToolDeclaration,
   TurnStart,
 } from "./core/ports.js";
+export type { ScheduleConfig, ScheduledMessage, ScheduleFiring } from "./core/schedule.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
 export type {
   HeaderReader,
@@ -136,6 +137,6 @@ export { transferCallPart, transferResponsePart } from "./transfer/transfer-part
 export type { GitHubWebhookPayload } from "./webhooks/github.js";
 export type { SlackEventPayload } from "./webhooks/slack.js";
 export type { StripeEventPayload } from "./webhooks/stripe.js";
-export type { TurnStatus } from "./webhooks/turn-record.js";
+export type { TurnOrigin, TurnStatus } from "./webhooks/turn-record.js";
 export { verifiers } from "./webhooks/verifiers.js";
 export { type WebhookConfig, type WebhookInput, webhook } from "./webhooks/webhook.js";

@@ -63,4 +63,22 @@ const githubComments = webhook({
       : null,
 });
 
-export const demoApp = defineApp({ name: "demo", rootAgent: concierge, webhooks: [githubComments] });
+/**
+ * A daily schedule (wrangler.toml `[triggers] crons`): at 09:00 UTC the concierge gets a weather question
+ * in session `daily-digest`. Offline it answers with the demo model; `npm run dev` fires it on
+ * `GET /__scheduled?cron=0+9+*+*+*`.
+ */
+const dailyDigest = {
+  name: "daily-digest",
+  cron: "0 9 * * *",
+  userId: "schedules",
+  sessionId: "daily-digest",
+  message: "Good morning! What is the weather in Lisbon today?",
+};
+
+export const demoApp = defineApp({
+  name: "demo",
+  rootAgent: concierge,
+  webhooks: [githubComments],
+  schedules: [dailyDigest],
+});

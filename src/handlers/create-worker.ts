@@ -5,6 +5,7 @@ import { aiSdkModelPort } from "../models/ai-sdk-model-port.js";
 import type { ModelProvider } from "../models/model-provider.js";
 import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
+import { fireSchedules } from "../schedules/fire-schedules.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
@@ -63,7 +64,7 @@ const secretOf = (env: BatonWorkerEnv) => (name: string) => {
 
 /**
  * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions, webhook deliveries,
- * and the queue consumers that run webhook turns (`TURNS`) and record dead letters.
+ * cron firings (`scheduled`), and the queue consumers that run queued turns (`TURNS`) and record dead letters.
  * @example
  * export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
  * export default createWorker({ apps: [helpdesk], models: [openaiCompatible()] });
@@ -124,8 +125,18 @@ export function createWorker(options: WorkerOptions) {
     };
   };
   const deadLetterQueue = options.deadLetterQueue ?? DEFAULT_DEAD_LETTER_QUEUE;
+  const scheduled = async (controller: ScheduledController, env: BatonWorkerEnv) => {
+    const deps = acceptDeps(env);
+    if (!deps)
+      throw new BatonError(
+        "invalid_config",
+        "Cron schedules need the TURNS queue and the WEBHOOK_TURNS Durable Object bindings (see wrangler.toml).",
+      );
+    await fireSchedules(appsFor(env), controller, { ...deps, log: services(env).log });
+  };
   return {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+    scheduled: (controller, env, _ctx) => scheduled(controller, env),
     queue: (batch, env, ctx) =>
       batch.queue === deadLetterQueue
         ? consumeDeadLetters(batch, consumerDeps(env, ctx))

@@ -2,6 +2,7 @@ import type { BaseAgent } from "../agents/base-agent.js";
 import type { RunPlugin } from "../agents/plugins.js";
 import { treeScopes } from "../agents/state-scopes.js";
 import { BatonError } from "../core/errors.js";
+import { defineSchedules, type ScheduleConfig, type ScheduleDefinition } from "../core/schedule.js";
 import type { SharedScope } from "../core/state.js";
 import type { WebhookDefinition } from "../core/webhook.js";
 
@@ -20,6 +21,11 @@ export interface AppConfig {
   plugins?: readonly RunPlugin[];
   /** Hooks that start turns from signed deliveries, served at `POST /webhooks/:app/:hook` (`webhook()`). */
   webhooks?: readonly WebhookDefinition[];
+  /**
+   * Cron schedules: each firing of a cron listed in wrangler.toml's `[triggers] crons` runs one queued turn
+   * per schedule declared with that cron (docs/triggers.md).
+   */
+  schedules?: readonly ScheduleConfig[];
 }
 
 export interface App extends Readonly<AppConfig> {
@@ -27,6 +33,8 @@ export interface App extends Readonly<AppConfig> {
   readonly agents: ReadonlyMap<string, BaseAgent>;
   /** The app's hooks by name. */
   readonly hooks: ReadonlyMap<string, WebhookDefinition>;
+  /** The app's schedules by name, checked (`defineSchedules`). */
+  readonly schedulesByName: ReadonlyMap<string, ScheduleDefinition>;
   /** The shared state scopes some agent of the tree may touch (`treeScopes`); the runner adds its plugins' and the request's. */
   readonly stateScopes: readonly SharedScope[];
 }
@@ -63,5 +71,6 @@ export function defineApp(config: AppConfig): App {
       throw new TypeError(`Two webhooks of app "${config.name}" are named "${hook.name}".`);
     hooks.set(hook.name, hook);
   }
-  return { ...config, agents, hooks, stateScopes: treeScopes(config.rootAgent) };
+  const schedulesByName = defineSchedules(config.name, config.schedules ?? []);
+  return { ...config, agents, hooks, schedulesByName, stateScopes: treeScopes(config.rootAgent) };
 }

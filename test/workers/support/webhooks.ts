@@ -1,6 +1,7 @@
 import {
   createExecutionContext,
   createMessageBatch,
+  createScheduledController,
   getQueueResult,
   waitOnExecutionContext,
 } from "cloudflare:test";
@@ -19,6 +20,7 @@ export interface TurnView {
   turnId: string;
   status: "queued" | "running" | "done" | "failed";
   appName: string;
+  origin: "webhook" | "schedule" | "email" | "reminder";
   userId: string;
   sessionId: string;
 }
@@ -114,6 +116,12 @@ export function hookWorker(options: WorkerOptions, vars: Record<string, string |
     consume: (bodies: readonly unknown[] = sent, attempts = 1, extra?: Record<string, string | undefined>) =>
       deliver(TURNS_QUEUE, bodies, attempts, extra),
     deadLetter: (bodies: readonly unknown[]) => deliver(DEAD_LETTER_QUEUE, bodies, 1),
+    /** Runs the Worker's `scheduled` handler as Cloudflare does when `cron` fires at `scheduledTime` (ms). */
+    scheduled: async (cron: string, scheduledTime: number) => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron, scheduledTime }), envWith(), ctx);
+      await waitOnExecutionContext(ctx);
+    },
   };
 }
 
