@@ -65,6 +65,15 @@ export {
   textOf,
   userText,
 } from "./core/content.js";
+export type {
+  EmailReply,
+  EmailResult,
+  EmailRouteConfig,
+  EmailTurn,
+  InboundEmail,
+  RepliedEmail,
+  SenderPolicy,
+} from "./core/email.js";
 export {
   BatonError,
   type Blame,

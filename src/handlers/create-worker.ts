@@ -1,6 +1,8 @@
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
 import { defaultServices } from "../defaults.js";
+import type { EmailSupport } from "../email/email-support.js";
+import type { IncomingEmail } from "../email/receive-email.js";
 import { aiSdkModelPort } from "../models/ai-sdk-model-port.js";
 import type { ModelProvider } from "../models/model-provider.js";
 import { adkReplayPlugin } from "../replay/replay-plugin.js";
@@ -15,6 +17,7 @@ import type { ConsumerDeps } from "../webhooks/turn-consumer.js";
 import { consumeTurns } from "../webhooks/turn-consumer.js";
 import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
 import type { TurnMessage } from "../webhooks/turn-record.js";
+import { turnSource } from "../webhooks/turn-sources.js";
 import { createAdkApi } from "./api.js";
 import type { ApiDeps, BatonBindings } from "./types.js";
 
@@ -40,6 +43,8 @@ export interface WorkerOptions {
   a2a?: { userId?: string };
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
+  /** Inbound email (`inboundEmail` from `@baton-agents/core/cloudflare/email`), needed by apps with an `email` route. */
+  email?: EmailSupport;
 }
 
 /**
@@ -64,7 +69,7 @@ const secretOf = (env: BatonWorkerEnv) => (name: string) => {
 
 /**
  * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions, webhook deliveries,
- * cron firings (`scheduled`), and the queue consumers that run queued turns (`TURNS`) and record dead letters.
+ * cron firings (`scheduled`), inbound mail (`email`), and the queue consumers that run queued turns (`TURNS`) and record dead letters.
  * @example
  * export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
  * export default createWorker({ apps: [helpdesk], models: [openaiCompatible()] });
@@ -75,6 +80,7 @@ export function createWorker(options: WorkerOptions) {
     if (apps.has(app.name)) throw new BatonError("invalid_config", `Two apps are named "${app.name}".`);
     apps.set(app.name, app);
   }
+  const emailSupport = options.email;
   const models = aiSdkModelPort(options.models);
   const replayApps = withReplay(apps);
   const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
@@ -122,6 +128,10 @@ export function createWorker(options: WorkerOptions) {
       fetch: runServices.fetch,
       secret: secretOf(env),
       onTrace: otlpTraceSink(env, runServices, (work) => ctx.waitUntil(work)),
+      sourceOf: (app, record) =>
+        record.origin === "email" && app.emailRoute && emailSupport
+          ? emailSupport.source(app.emailRoute, env)
+          : turnSource(app, record),
     };
   };
   const deadLetterQueue = options.deadLetterQueue ?? DEFAULT_DEAD_LETTER_QUEUE;
@@ -134,8 +144,22 @@ export function createWorker(options: WorkerOptions) {
       );
     await fireSchedules(appsFor(env), controller, { ...deps, log: services(env).log });
   };
+  const email = async (message: IncomingEmail, env: BatonWorkerEnv) => {
+    const deps = acceptDeps(env);
+    if (!deps || !emailSupport) {
+      message.setReject("This mailbox is not set up to take mail.");
+      throw new BatonError(
+        "invalid_config",
+        emailSupport
+          ? "Inbound email needs the TURNS queue and the WEBHOOK_TURNS Durable Object bindings (see wrangler.toml)."
+          : "Inbound email needs `email: inboundEmail` (from @baton-agents/core/cloudflare/email) in createWorker's options.",
+      );
+    }
+    await emailSupport.receive(appsFor(env), message, { ...deps, log: services(env).log });
+  };
   return {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+    email: (message: IncomingEmail, env: BatonWorkerEnv, _ctx: ExecutionContext) => email(message, env),
     scheduled: (controller, env, _ctx) => scheduled(controller, env),
     queue: (batch, env, ctx) =>
       batch.queue === deadLetterQueue

@@ -1,6 +1,7 @@
 import type { BaseAgent } from "../agents/base-agent.js";
 import type { RunPlugin } from "../agents/plugins.js";
 import { treeScopes } from "../agents/state-scopes.js";
+import { defineEmailRoute, type EmailRoute, type EmailRouteConfig } from "../core/email.js";
 import { BatonError } from "../core/errors.js";
 import { defineSchedules, type ScheduleConfig, type ScheduleDefinition } from "../core/schedule.js";
 import type { SharedScope } from "../core/state.js";
@@ -26,6 +27,8 @@ export interface AppConfig {
    * per schedule declared with that cron (docs/triggers.md).
    */
   schedules?: readonly ScheduleConfig[];
+  /** Inbound email (the Worker's `email` handler): mail to the route's address starts a turn in its thread's session. */
+  email?: EmailRouteConfig;
 }
 
 export interface App extends Readonly<AppConfig> {
@@ -35,6 +38,8 @@ export interface App extends Readonly<AppConfig> {
   readonly hooks: ReadonlyMap<string, WebhookDefinition>;
   /** The app's schedules by name, checked (`defineSchedules`). */
   readonly schedulesByName: ReadonlyMap<string, ScheduleDefinition>;
+  /** The app's email route, checked (`defineEmailRoute`). */
+  readonly emailRoute?: EmailRoute;
   /** The shared state scopes some agent of the tree may touch (`treeScopes`); the runner adds its plugins' and the request's. */
   readonly stateScopes: readonly SharedScope[];
 }
@@ -72,5 +77,13 @@ export function defineApp(config: AppConfig): App {
     hooks.set(hook.name, hook);
   }
   const schedulesByName = defineSchedules(config.name, config.schedules ?? []);
-  return { ...config, agents, hooks, schedulesByName, stateScopes: treeScopes(config.rootAgent) };
+  const emailRoute = config.email ? defineEmailRoute(config.name, config.email) : undefined;
+  return {
+    ...config,
+    agents,
+    hooks,
+    schedulesByName,
+    ...(emailRoute ? { emailRoute } : {}),
+    stateScopes: treeScopes(config.rootAgent),
+  };
 }

@@ -5,8 +5,8 @@ import type { RetryDelays } from "../core/webhook.js";
 import type { App } from "../runner/app.js";
 import { runQueuedTurn } from "./run-queued-turn.js";
 import type { TurnLedger } from "./turn-ledger.js";
-import { describeSource, TurnMessageSchema } from "./turn-record.js";
-import { turnSource } from "./turn-sources.js";
+import { describeSource, TurnMessageSchema, type TurnRecord } from "./turn-record.js";
+import { type TurnSource, turnSource } from "./turn-sources.js";
 import { DEFAULT_RETRY } from "./webhook.js";
 
 /** What the queue consumers need: the apps, the session store, the turn objects and the run services. */
@@ -19,6 +19,8 @@ export interface ConsumerDeps {
   secret(name: string): string | undefined;
   /** Gets each turn's trace once it is stored (the Worker's OTLP export). */
   onTrace?: ((trace: TurnTrace) => void) | undefined;
+  /** Finds a turn's source in its app; default `turnSource` (webhooks and schedules). */
+  sourceOf?: ((app: App, record: TurnRecord) => TurnSource | undefined) | undefined;
 }
 
 /** The delay before retry `attempts` (1-based): doubling from the base, capped. */
@@ -51,7 +53,7 @@ async function consumeOne(message: Message<unknown>, deps: ConsumerDeps): Promis
     return message.ack();
   }
   const app = deps.apps.get(record.appName);
-  const source = app ? turnSource(app, record) : undefined;
+  const source = app ? (deps.sourceOf ?? turnSource)(app, record) : undefined;
   if (!app || !source) {
     const error = `This Worker serves no ${describeSource(record)} in app "${record.appName}".`;
     await turn.settle("queued", { error });
