@@ -6,6 +6,7 @@ import { BatonError } from "../core/errors.js";
 import { defineSchedules, type ScheduleConfig, type ScheduleDefinition } from "../core/schedule.js";
 import type { SharedScope } from "../core/state.js";
 import type { WebhookDefinition } from "../core/webhook.js";
+import { checkCompactionConfig, type EventsCompactionConfig } from "./events-compaction.js";
 
 export interface AppConfig {
   /** The app's name in URLs (`/apps/:app/...`). */
@@ -29,6 +30,11 @@ export interface AppConfig {
   schedules?: readonly ScheduleConfig[];
   /** Inbound email (the Worker's `email` handler): mail to the route's address starts a turn in its thread's session. */
   email?: EmailRouteConfig;
+  /**
+   * ADK `events_compaction_config`: after a turn, older events are summarized into a compaction event that
+   * prompts read in their place; stored events stay readable. Off by default.
+   */
+  eventsCompactionConfig?: EventsCompactionConfig;
 }
 
 export interface App extends Readonly<AppConfig> {
@@ -78,8 +84,10 @@ export function defineApp(config: AppConfig): App {
   }
   const schedulesByName = defineSchedules(config.name, config.schedules ?? []);
   const emailRoute = config.email ? defineEmailRoute(config.name, config.email) : undefined;
+  const compaction = config.eventsCompactionConfig;
   return {
     ...config,
+    ...(compaction ? { eventsCompactionConfig: checkCompactionConfig(compaction, config.rootAgent) } : {}),
     agents,
     hooks,
     schedulesByName,
