@@ -15,6 +15,16 @@ export type {
 export type { A2aMessage, A2aTask } from "./a2a/protocol/a2a-objects.js";
 export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
+export {
+  EXIT_LOOP_DECLARATION,
+  GET_USER_CHOICE_DECLARATION,
+  LOAD_ARTIFACTS_DECLARATION,
+  LOAD_MEMORY_DECLARATION,
+  LOAD_MEMORY_INSTRUCTION,
+  LONG_RUNNING_NOTE,
+  longRunningDescription,
+  PRELOAD_MEMORY_TOOL_NAME,
+} from "./agents/builtin-declarations.js";
 export { CallbackContext, ToolContext } from "./agents/callback-context.js";
 export type {
   AfterModelCallback,
@@ -27,6 +37,7 @@ export type {
 } from "./agents/callbacks.js";
 export { exitLoop } from "./agents/exit-loop-tool.js";
 export { type FunctionTool, type FunctionToolConfig, functionTool } from "./agents/function-tool.js";
+export { getUserChoice } from "./agents/get-user-choice-tool.js";
 export { handOff } from "./agents/hand-off.js";
 export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";

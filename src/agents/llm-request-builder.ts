@@ -23,8 +23,9 @@ export interface RequestSettings {
 
 /**
  * One step's request: the system instruction in ADK's order (the agent's instruction, its identity, the
- * transfer block, joined by blank lines), filtered history, tools (the transfer tool last). Shared by
- * every model-driven agent kind (LlmAgent, RuntimeAgent).
+ * transfer block, joined by blank lines), filtered history, tools (the transfer tool first, as ADK's
+ * transfer request processor adds it before the agent's tools). Shared by every model-driven agent kind
+ * (LlmAgent, RuntimeAgent).
  */
 export async function buildLlmRequest(
   agent: AgentNode,
@@ -41,8 +42,10 @@ export async function buildLlmRequest(
   const systemInstruction = [own, identityInstruction(agent), offer?.instruction ?? ""]
     .filter((block) => block.trim() !== "")
     .join("\n\n");
-  const tools = (settings.tools ?? []).map((t) => t.declaration());
-  if (offer) tools.push(offer.declaration);
+  const tools = [
+    ...(offer ? [offer.declaration] : []),
+    ...(settings.tools ?? []).map((t) => t.declaration()),
+  ];
   return {
     systemInstruction,
     contents: buildContents(ctx.events, agent.name, {

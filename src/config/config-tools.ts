@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import { AgentTool } from "../agents/agent-tool.js";
 import type { BaseAgent } from "../agents/base-agent.js";
+import { longRunningDescription } from "../agents/builtin-declarations.js";
 import { exitLoop } from "../agents/exit-loop-tool.js";
 import type { FunctionTool } from "../agents/function-tool.js";
+import { getUserChoice } from "../agents/get-user-choice-tool.js";
 import type { AgentConfigRegistry } from "./agent-config-registry.js";
 import { AgentToolArgsSchema, LongRunningArgsSchema, type ToolConfigSchema } from "./agent-config-schema.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
@@ -10,7 +12,12 @@ import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
 type ToolYaml = z.infer<typeof ToolConfigSchema>;
 
 /** The ADK tool classes and built-ins Baton builds from YAML, by their ADK names. */
-export const BUILT_IN_TOOLS = ["AgentTool", "LongRunningFunctionTool", "exit_loop"] as const;
+export const BUILT_IN_TOOLS = [
+  "AgentTool",
+  "LongRunningFunctionTool",
+  "exit_loop",
+  "get_user_choice",
+] as const;
 
 /** What a tool entry needs from the loader: the registry and how to build a referenced agent. */
 export interface ToolScope {
@@ -25,13 +32,16 @@ const accepted = (registry: AgentConfigRegistry): string => {
   return names.join(", ");
 };
 
-/** ADK `LongRunningFunctionTool(func)`: the same tool, marked long-running. */
+/** ADK `LongRunningFunctionTool(func)`: the same tool, marked long-running, its description with ADK's note. */
 const longRunning = (tool: FunctionTool): FunctionTool => ({
   name: tool.name,
   description: tool.description,
   isLongRunning: true,
   stateScopes: tool.stateScopes,
-  declaration: () => tool.declaration(),
+  declaration: () => {
+    const declaration = tool.declaration();
+    return { ...declaration, description: longRunningDescription(declaration.description) };
+  },
   run: (args, ctx) => tool.run(args, ctx),
 });
 
@@ -84,7 +94,9 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): Fu
           ),
         );
       }
-      return tool.name === "exit_loop" ? exitLoop : registered(tool.name, scope, `${field}.name`);
+      if (tool.name === "exit_loop") return exitLoop;
+      if (tool.name === "get_user_choice") return getUserChoice;
+      return registered(tool.name, scope, `${field}.name`);
     }
   }
 }

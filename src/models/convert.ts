@@ -11,7 +11,7 @@ import { isJSONValue } from "@ai-sdk/provider";
 import type { Content, Part } from "../core/content.js";
 import { deepFreeze } from "../core/frozen.js";
 import { type GenerateContentConfig, toJsonSchema, wantsJson } from "../core/generate-content-config.js";
-import type { LlmRequest, ToolDeclaration } from "../core/llm.js";
+import { argumentsSchema, type LlmRequest, type ToolDeclaration } from "../core/llm.js";
 import { hasMemo, memoized } from "../core/memo.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
@@ -198,7 +198,7 @@ export const toTools = (tools: ToolDeclaration[]): LanguageModelV3FunctionTool[]
     type: "function",
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.parameters,
+    inputSchema: argumentsSchema(tool),
   }));
 
 /** The settings the AI SDK takes as they are, by the same name. */

@@ -53,7 +53,8 @@ function normalizeSchema(schema: unknown): unknown {
 interface Declaration {
   name: string;
   description: string;
-  parameters: unknown;
+  /** Absent when the declaration has none (ADK's for a function of no arguments): presence is compared too. */
+  parameters?: unknown;
 }
 
 const normalizeDeclaration = (d: {
@@ -64,7 +65,7 @@ const normalizeDeclaration = (d: {
   name: String(d.name),
   description:
     d.name === TRANSFER_TOOL_NAME ? PINNED_TRANSFER_DESCRIPTION : String(d.description ?? "").trim(),
-  parameters: normalizeSchema(d.parameters ?? {}),
+  ...(d.parameters === undefined ? {} : { parameters: normalizeSchema(d.parameters) }),
 });
 
 /** The recorded `config.tools` (genai `Tool[]`) as a flat, normalised declaration list. */
