@@ -35,8 +35,18 @@ export type {
   ModelErrorCallback,
   ToolErrorCallback,
 } from "./agents/callbacks.js";
+export { ExampleTool } from "./agents/example-tool.js";
+export { type Example, type ExampleProvider, ExampleSchema, examplesText } from "./agents/examples-text.js";
 export { exitLoop } from "./agents/exit-loop-tool.js";
 export { type FunctionTool, type FunctionToolConfig, functionTool } from "./agents/function-tool.js";
+export {
+  BuiltInCodeExecutor,
+  googleMapsGrounding,
+  googleSearch,
+  googleSearch as GOOGLE_SEARCH,
+  urlContext,
+  urlContext as URL_CONTEXT,
+} from "./agents/gemini-tools.js";
 export { getUserChoice } from "./agents/get-user-choice-tool.js";
 export { handOff } from "./agents/hand-off.js";
 export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
@@ -44,6 +54,12 @@ export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agent
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
 export type { RunPlugin } from "./agents/plugins.js";
+export {
+  isRequestTool,
+  type RequestTool,
+  type RequestToolContext,
+  type ToolUnion,
+} from "./agents/request-tool.js";
 export { SequentialAgent, type SequentialAgentConfig } from "./agents/sequential-agent.js";
 export { State } from "./agents/state.js";
 export {

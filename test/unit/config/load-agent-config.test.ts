@@ -11,6 +11,7 @@ import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { LoopAgent } from "../../../src/agents/loop-agent.js";
 import { ParallelAgent } from "../../../src/agents/parallel-agent.js";
+import { functionToolsOf } from "../../../src/agents/request-tool.js";
 import { SequentialAgent } from "../../../src/agents/sequential-agent.js";
 import type { AgentConfigRegistry } from "../../../src/config/agent-config-registry.js";
 import { BUILT_IN_TOOLS } from "../../../src/config/config-tools.js";
@@ -149,7 +150,7 @@ describe("loadAgentConfig: the mapping", () => {
       maxOutputTokens: 256,
       stopSequences: ["END"],
     });
-    const [plain, pending, asTool, exit] = config.tools ?? [];
+    const [plain, pending, asTool, exit] = functionToolsOf(config.tools);
     expect(plain).toBe(lookup);
     expect(pending?.name).toBe("lookup_invoice");
     expect([plain?.isLongRunning, pending?.isLongRunning]).toEqual([false, true]);
