@@ -80,6 +80,7 @@ export type { AgentConfigRegistry, LoadAgentConfigOptions } from "./config/agent
 export { AgentConfigError } from "./config/config-error.js";
 export { loadAgentConfig } from "./config/load-agent-config.js";
 export { readAgentConfigDir } from "./config/read-config-dir.js";
+export { type EventCompaction, EventCompactionSchema } from "./core/compaction.js";
 export {
   type Content,
   ContentSchema,
@@ -150,6 +151,12 @@ export type { AgentNode, TransferPolicy } from "./router/agent-node.js";
 export { findAgentToRun } from "./router/find-agent-to-run.js";
 export { isTransferable, transferTargets } from "./router/transfer-targets.js";
 export { type App, type AppConfig, defineApp } from "./runner/app.js";
+export {
+  type EventsCompactionConfig,
+  type EventsSummarizer,
+  llmEventSummarizer,
+  type SummarizeContext,
+} from "./runner/events-compaction.js";
 export type { RunnerOptions, RunRequest } from "./runner/runner.js";
 export type { AgentRuntime, RuntimeStep, RuntimeTool, RuntimeTurn } from "./runtimes/agent-runtime.js";
 export { type AiSdkRuntimeOptions, aiSdkRuntime } from "./runtimes/ai-sdk-runtime.js";

@@ -5,6 +5,7 @@ import { treeScopes } from "../agents/state-scopes.js";
 import { BatonError } from "../core/errors.js";
 import type { SharedScope } from "../core/state.js";
 import type { WebhookDefinition } from "../core/webhook.js";
+import { checkCompactionConfig, type EventsCompactionConfig } from "./events-compaction.js";
 
 export interface AppConfig {
   /** The app's name in URLs (`/apps/:app/...`). */
@@ -21,6 +22,11 @@ export interface AppConfig {
   plugins?: readonly RunPlugin[];
   /** Hooks that start turns from signed deliveries, served at `POST /webhooks/:app/:hook` (`webhook()`). */
   webhooks?: readonly WebhookDefinition[];
+  /**
+   * ADK `events_compaction_config`: after a turn, older events are summarized into a compaction event that
+   * prompts read in their place; stored events stay readable. Off by default.
+   */
+  eventsCompactionConfig?: EventsCompactionConfig;
 }
 
 export interface App extends Readonly<AppConfig> {
@@ -66,5 +72,12 @@ export function defineApp(config: AppConfig): App {
       throw new TypeError(`Two webhooks of app "${config.name}" are named "${hook.name}".`);
     hooks.set(hook.name, hook);
   }
-  return { ...config, agents, hooks, stateScopes: treeScopes(config.rootAgent) };
+  const compaction = config.eventsCompactionConfig;
+  return {
+    ...config,
+    ...(compaction ? { eventsCompactionConfig: checkCompactionConfig(compaction, config.rootAgent) } : {}),
+    agents,
+    hooks,
+    stateScopes: treeScopes(config.rootAgent),
+  };
 }
