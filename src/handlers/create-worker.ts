@@ -35,8 +35,11 @@ export interface WorkerOptions {
   models?: readonly ModelProvider[];
   /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
-  /** A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`). */
-  a2a?: { userId?: string };
+  /**
+   * A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`),
+   * and the app whose card is at the root `/.well-known/agent-card.json` (default: the only app).
+   */
+  a2a?: { userId?: string; defaultApp?: string };
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
 }
@@ -74,6 +77,9 @@ export function createWorker(options: WorkerOptions) {
     if (apps.has(app.name)) throw new BatonError("invalid_config", `Two apps are named "${app.name}".`);
     apps.set(app.name, app);
   }
+  const defaultApp = options.a2a?.defaultApp;
+  if (defaultApp !== undefined && !apps.has(defaultApp))
+    throw new BatonError("invalid_config", `a2a.defaultApp names no app: "${defaultApp}".`);
   const models = aiSdkModelPort(options.models);
   const replayApps = withReplay(apps);
   const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
@@ -92,6 +98,7 @@ export function createWorker(options: WorkerOptions) {
       sessionStore: new DurableObjectSessionStore(env),
       taskStore: new DurableObjectTaskStore(env),
       ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
+      ...(defaultApp === undefined ? {} : { a2aDefaultApp: defaultApp }),
       services: services(env),
       ...(webhooks ? { webhooks } : {}),
     };
