@@ -1,4 +1,5 @@
 import type { BaseAgent } from "../agents/base-agent.js";
+import { LlmAgent } from "../agents/llm-agent.js";
 import type { RunPlugin } from "../agents/plugins.js";
 import { treeScopes } from "../agents/state-scopes.js";
 import { defineEmailRoute, type EmailRoute, type EmailRouteConfig } from "../core/email.js";
@@ -73,6 +74,8 @@ export function defineApp(config: AppConfig): App {
         `Agent name "${agent.name}" appears twice in app "${config.name}".`,
       );
     agents.set(agent.name, agent);
+    // Gemini's built-in tools on another model fail here, at load, as ADK's configuration error does.
+    if (agent instanceof LlmAgent) agent.checkToolModels();
     for (const sub of agent.subAgents) visit(sub);
   };
   visit(config.rootAgent);
