@@ -10,6 +10,7 @@ import type {
 } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { IncludeContents } from "./history.js";
+import { functionToolsOf, type ToolUnion } from "./request-tool.js";
 import { transferTool } from "./transfer-tool.js";
 
 export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
@@ -21,7 +22,8 @@ export type InstructionProvider = (ctx: CallbackContext) => string | Promise<str
 export interface ModelAgentConfig extends BaseAgentConfig {
   /** The system instruction. `{var}` and `{var?}` are filled from state; the transfer block is added. */
   instruction?: string | InstructionProvider;
-  tools?: readonly FunctionTool[];
+  /** Tools the model calls (`functionTool`, `AgentTool`, `exitLoop`…) and tools that change the request (`googleSearch`, `ExampleTool`). */
+  tools?: readonly ToolUnion[];
   /** Writes this agent's final text to `state[outputKey]` on the event that carries it. */
   outputKey?: string;
   /** `"none"`: the model sees only the current turn (ADK-SEMANTICS §3.5). */
@@ -48,8 +50,9 @@ export function transferPolicyOf(config: ModelAgentConfig): TransferPolicy {
  */
 export function agentTools(
   agent: AgentNode,
-  tools: readonly FunctionTool[] = [],
+  tools: readonly ToolUnion[] = [],
 ): { transferTool: FunctionTool; toolsByName: ReadonlyMap<string, FunctionTool> } {
   const transfer = transferTool(agent);
-  return { transferTool: transfer, toolsByName: new Map([...tools, transfer].map((t) => [t.name, t])) };
+  const callable = functionToolsOf(tools);
+  return { transferTool: transfer, toolsByName: new Map([...callable, transfer].map((t) => [t.name, t])) };
 }

@@ -2,6 +2,7 @@ import { SHARED_SCOPES, type SharedScope, scopesOfKeys, unionScopes } from "../c
 import type { BaseAgent } from "./base-agent.js";
 import type { FunctionTool } from "./function-tool.js";
 import { templateScopes } from "./instruction-template.js";
+import { functionToolsOf, type ToolUnion } from "./request-tool.js";
 
 /** A tool's shared scopes: what it declares, or both (through `ToolContext` it may touch any key). */
 export const toolScopes = (tool: FunctionTool): readonly SharedScope[] => tool.stateScopes ?? SHARED_SCOPES;
@@ -10,13 +11,14 @@ export const toolScopes = (tool: FunctionTool): readonly SharedScope[] => tool.s
 export function settingsScopes(settings: {
   instruction?: unknown;
   outputKey?: string | undefined;
-  tools?: readonly FunctionTool[] | undefined;
+  tools?: readonly ToolUnion[] | undefined;
 }): SharedScope[] {
   const { instruction, outputKey, tools = [] } = settings;
   return unionScopes(
     typeof instruction === "string" ? templateScopes(instruction) : [],
     scopesOfKeys(outputKey === undefined ? [] : [outputKey]),
-    ...tools.map(toolScopes),
+    // Request tools (Gemini's built-ins, examples) read no state.
+    ...functionToolsOf(tools).map(toolScopes),
   );
 }
 

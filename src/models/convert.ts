@@ -5,6 +5,7 @@ import type {
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
   LanguageModelV3Prompt,
+  LanguageModelV3ProviderTool,
   SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
 import { isJSONValue } from "@ai-sdk/provider";
@@ -12,7 +13,12 @@ import type { Content, Part } from "../core/content.js";
 import { type ContentLog, logOf } from "../core/content-log.js";
 import { deepFreeze } from "../core/frozen.js";
 import { type GenerateContentConfig, toJsonSchema, wantsJson } from "../core/generate-content-config.js";
-import type { LlmRequest, ToolDeclaration } from "../core/llm.js";
+import {
+  argumentsSchema,
+  type GeminiBuiltInTool,
+  type LlmRequest,
+  type ToolDeclaration,
+} from "../core/llm.js";
 import { hasMemo, memoized } from "../core/memo.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
@@ -231,7 +237,7 @@ export const toTools = (tools: ToolDeclaration[]): LanguageModelV3FunctionTool[]
     type: "function",
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.parameters,
+    inputSchema: argumentsSchema(tool),
   }));
 
 /** The settings the AI SDK takes as they are, by the same name. */
@@ -257,9 +263,21 @@ export function toCallSettings(config: GenerateContentConfig): Partial<LanguageM
   return settings;
 }
 
+/** Gemini's built-in tools as the AI SDK Google provider's provider-defined tools (`google.tools.googleSearch({})`…). */
+const PROVIDER_TOOL_IDS: Readonly<Record<GeminiBuiltInTool, { id: `google.${string}`; name: string }>> = {
+  googleSearch: { id: "google.google_search", name: "google_search" },
+  urlContext: { id: "google.url_context", name: "url_context" },
+  googleMaps: { id: "google.google_maps", name: "google_maps" },
+  codeExecution: { id: "google.code_execution", name: "code_execution" },
+};
+
+/** A request's built-in tools, which `@ai-sdk/google` (and Vertex) send as `{"googleSearch": {}}` and so on. */
+export const toProviderTools = (builtIns: readonly GeminiBuiltInTool[] = []): LanguageModelV3ProviderTool[] =>
+  builtIns.map((builtIn) => ({ type: "provider", ...PROVIDER_TOOL_IDS[builtIn], args: {} }));
+
 /** The full call options for `doGenerate`/`doStream`: the model is offered tools, never made to use one. */
 export function toCallOptions(request: LlmRequest, signal?: AbortSignal): LanguageModelV3CallOptions {
-  const tools = toTools(request.tools);
+  const tools = [...toTools(request.tools), ...toProviderTools(request.builtInTools)];
   return {
     ...toCallSettings(request.config ?? {}),
     prompt: toPrompt(request.systemInstruction, request.contents),

@@ -1,6 +1,5 @@
 import { BatonError } from "../core/errors.js";
-import type { Clock, IdSource } from "../core/ids.js";
-import { newInvocationId } from "../core/ids.js";
+import type { Clock } from "../core/ids.js";
 import { ID_LIMITS, idProblem } from "../core/limits.js";
 import { reservedUserId } from "../core/reserved-users.js";
 import { assertSafeShape, assertSafeState } from "../core/safe-shape.js";
@@ -10,18 +9,14 @@ import {
   TurnRequestSchema,
   type WebhookDefinition,
 } from "../core/webhook.js";
+import { type EnqueueDeps, type EnqueueOutcome, enqueueTurn } from "./enqueue-turn.js";
 import { sha256Hex } from "./signing.js";
-import type { TurnLedger } from "./turn-ledger.js";
-import type { TurnMessage } from "./turn-record.js";
 
 /** What accepting needs from the Worker: the turn objects, the queue, the secrets, the clock and ids. */
-export interface AcceptDeps {
-  ledger: TurnLedger;
-  queue: { send(message: TurnMessage): Promise<unknown> };
+export interface AcceptDeps extends EnqueueDeps {
   /** A Worker secret by name, `undefined` when unset. */
   secret(name: string): string | undefined;
   clock: Clock;
-  ids: IdSource;
 }
 
 export interface Delivery {
@@ -32,10 +27,7 @@ export interface Delivery {
 }
 
 /** `accepted`: 202 and enqueued. `duplicate`: 200, same turn, nothing enqueued. `ignored`: 204. */
-export type AcceptOutcome =
-  | { kind: "accepted" | "duplicate"; turnId: string; sessionId: string }
-  | { kind: "ignored" }
-  | { kind: "challenge"; challenge: string };
+export type AcceptOutcome = EnqueueOutcome | { kind: "ignored" } | { kind: "challenge"; challenge: string };
 
 /**
  * Accepts one delivery fast: verify the raw body, parse, map to a turn, claim the delivery id in its turn
@@ -66,11 +58,9 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
     `sha256:${bodySha256}`;
   const badId = idProblem(ID_LIMITS.deliveryId, deliveryId);
   if (badId !== null) throw new BatonError("invalid_request", `Refused the delivery id: ${badId}.`);
-  const turnId = deps.ledger.turnIdOf(delivery.appName, hook.name, deliveryId);
-  const object = deps.ledger.turn(turnId);
-  if (!object) throw new BatonError("internal", `Turn id ${turnId} was not issued by the turn namespace.`);
   // A scheme that signs no id or time (GitHub, bearer) lets a captured body be replayed under a new delivery
   // id: the body's hash is remembered as well, for as long as delivery ids are (RETAIN_MS).
+  const turnId = deps.ledger.turnIdOf(delivery.appName, "webhook", hook.name, deliveryId);
   const guard = hook.verify.signsIdOrTime
     ? undefined
     : deps.ledger.replayGuard(delivery.appName, hook.name, bodySha256);
@@ -79,38 +69,15 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
     const original = await deps.ledger.turn(owner)?.get();
     return { kind: "duplicate", turnId: owner, sessionId: original?.sessionId ?? turn.sessionId };
   }
-  const claimed = await object
-    .claim({
-      turnId,
-      appName: delivery.appName,
-      hook: hook.name,
-      deliveryId,
-      userId: turn.userId,
-      sessionId: turn.sessionId,
-      invocationId: newInvocationId(deps.ids),
-      userEventId: deps.ids.uuid(),
-      request: turn,
-    })
-    .catch(async (error: unknown) => {
-      await guard?.release(turnId);
-      throw error;
-    });
-  if (!claimed.created) return { kind: "duplicate", turnId, sessionId: claimed.record.sessionId };
-  const line = deps.ledger.line({
-    appName: delivery.appName,
-    userId: turn.userId,
-    sessionId: turn.sessionId,
-  });
   try {
-    // Its place in the session's line is the order the consumer runs the session's turns in.
-    await object.settle("queued", { place: await line.enroll(turnId) });
-    await deps.queue.send({ turnId });
+    return await enqueueTurn(
+      { appName: delivery.appName, origin: "webhook", source: hook.name, deliveryId, turn },
+      deps,
+    );
   } catch (error) {
-    // Not enqueued: forget the claim so the provider's retry of this delivery is accepted afresh.
-    await Promise.all([object.forget(), line.leave(turnId), guard?.release(turnId)]);
-    throw new BatonError("internal", "The turn could not be enqueued; retry the delivery.", { cause: error });
+    await guard?.release(turnId);
+    throw error;
   }
-  return { kind: "accepted", turnId, sessionId: turn.sessionId };
 }
 
 function parseJson(body: Uint8Array<ArrayBuffer>): unknown {

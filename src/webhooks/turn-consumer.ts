@@ -1,12 +1,12 @@
 import type { RunServices } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
 import type { TurnTrace } from "../core/trace.js";
-import type { RetryDelays, WebhookDefinition } from "../core/webhook.js";
+import type { RetryDelays } from "../core/webhook.js";
 import type { App } from "../runner/app.js";
-import { deliverResult } from "./deliver-result.js";
 import { runQueuedTurn } from "./run-queued-turn.js";
 import type { TurnLedger } from "./turn-ledger.js";
-import { type TurnMessage, TurnMessageSchema, type TurnRecord } from "./turn-record.js";
+import { describeSource, type TurnMessage, TurnMessageSchema, type TurnRecord } from "./turn-record.js";
+import { type TurnSource, turnSource } from "./turn-sources.js";
 import { DEFAULT_RETRY } from "./webhook.js";
 
 /** The `TURNS` producer, as the consumers use it: a waiting turn goes back as a new, delayed message. */
@@ -25,6 +25,8 @@ export interface ConsumerDeps {
   secret(name: string): string | undefined;
   /** Gets each turn's trace once it is stored (the Worker's OTLP export). */
   onTrace?: ((trace: TurnTrace) => void) | undefined;
+  /** Finds a turn's source in its app; default `turnSource` (webhooks and schedules). */
+  sourceOf?: ((app: App, record: TurnRecord) => TurnSource | undefined) | undefined;
 }
 
 /** The delay before retry `attempts` (1-based): doubling from the base, capped. */
@@ -88,30 +90,30 @@ async function consumeTurn(message: Message<unknown>, turn: TurnStub, deps: Cons
   // Expired after seven days, or a copy of a turn that already ended: nothing to run.
   if (!record || ended(record)) return message.ack();
   const app = deps.apps.get(record.appName);
-  const hook = app?.hooks.get(record.hook);
-  if (!app || !hook) {
-    const error = `This Worker serves no webhook "${record.hook}" in app "${record.appName}".`;
+  const source = app ? (deps.sourceOf ?? turnSource)(app, record) : undefined;
+  if (!app || !source) {
+    const error = `This Worker serves no ${describeSource(record)} in app "${record.appName}".`;
     await turn.settle("queued", { error });
     log(`Turn ${record.turnId}: ${error}`);
     return message.retry({ delaySeconds: backoffSeconds(DEFAULT_RETRY, message.attempts) });
   }
   const line = deps.ledger.line(record);
   if (!(await atHead(line, record.turnId, deps.ledger)))
-    return waitForSession(message, turn, false, hook, deps);
+    return waitForSession(message, turn, false, source.retry, deps);
   const begun = await turn.begin();
   if (!begun || ended(begun)) return message.ack();
   const outcome = await runQueuedTurn(app, begun, deps);
-  if (outcome.kind === "busy") return waitForSession(message, turn, true, hook, deps);
+  if (outcome.kind === "busy") return waitForSession(message, turn, true, source.retry, deps);
   if (outcome.kind === "failed") {
     await turn.settle("queued", { error: outcome.error });
     log(`Turn ${record.turnId} attempt ${begun.attempts} failed: ${outcome.error}`);
-    return message.retry({ delaySeconds: backoffSeconds(hook.retry, message.attempts) });
+    return message.retry({ delaySeconds: backoffSeconds(source.retry, message.attempts) });
   }
   await turn.settle("done");
   await callNext(line, record.turnId, deps);
   message.ack();
-  if (!hook.onResult) return;
-  const result = await deliverResult(hook.onResult, record, outcome.final, {
+  if (!source.onResult) return;
+  const result = await source.onResult(record, outcome.final, {
     fetch: deps.fetch,
     sleep: deps.services.sleep,
     clock: deps.services.clock,
@@ -144,12 +146,12 @@ async function waitForSession(
   message: Message<unknown>,
   turn: TurnStub,
   afterBegin: boolean,
-  hook: WebhookDefinition,
+  retry: RetryDelays,
   deps: ConsumerDeps,
 ): Promise<void> {
   const waiting = await turn.wait(afterBegin);
   if (!waiting || ended(waiting)) return message.ack();
-  const delaySeconds = waitSeconds(hook.retry, waiting.waits, deps.services.random);
+  const delaySeconds = waitSeconds(retry, waiting.waits, deps.services.random);
   // Sent before the ack: if the send fails the message is retried, so the turn is never dropped.
   await deps.queue.send({ turnId: waiting.turnId }, { delaySeconds });
   message.ack();

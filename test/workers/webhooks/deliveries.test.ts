@@ -65,6 +65,7 @@ describe("POST /webhooks/:app/:hook", () => {
       turnId: accepted.turnId,
       status: "queued",
       appName: t.app,
+      origin: "webhook",
       userId: "baton:webhook:github",
       sessionId: "issue-7",
     } satisfies TurnView);
