@@ -102,7 +102,14 @@ async function consumeTurn(message: Message<unknown>, turn: TurnStub, deps: Cons
     return waitForSession(message, turn, false, source.retry, deps);
   const begun = await turn.begin();
   if (!begun || ended(begun)) return message.ack();
-  const outcome = await runQueuedTurn(app, begun, deps);
+  const outcome = await runQueuedTurn(app, begun, deps, source.createsSession ?? true);
+  if (outcome.kind === "gone") {
+    await turn.settle("failed", {
+      error: `Session ${record.sessionId} no longer exists; the turn was dropped.`,
+    });
+    await callNext(line, record.turnId, deps);
+    return message.ack();
+  }
   if (outcome.kind === "busy") return waitForSession(message, turn, true, source.retry, deps);
   if (outcome.kind === "failed") {
     await turn.settle("queued", { error: outcome.error });
