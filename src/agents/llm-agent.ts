@@ -11,7 +11,12 @@ import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { RequestSettings } from "./llm-request-builder.js";
 import { runLlmStep } from "./llm-step.js";
-import { agentTools, type ModelAgentConfig, transferPolicyOf } from "./model-agent-config.js";
+import {
+  type AgentTools,
+  agentTools,
+  type ModelAgentConfig,
+  transferPolicyOf,
+} from "./model-agent-config.js";
 import { settingsScopes } from "./state-scopes.js";
 
 export type { InstructionProvider } from "./model-agent-config.js";
@@ -50,6 +55,8 @@ export class LlmAgent extends BaseAgent {
   readonly transferTool: FunctionTool;
   /** The agent's tools by name; `transfer_to_agent` is always known, so a call to it is validated, never "not found". */
   readonly toolsByName: ReadonlyMap<string, FunctionTool>;
+  /** Its tools and toolsets as given, resolved for each step by `stepTools`. */
+  readonly tools: AgentTools;
   /** The validated `generateContentConfig` (empty when none was given). */
   readonly generateContentConfig: GenerateContentConfig;
   /** `outputSchema` as JSON Schema, what the model is asked to follow. */
@@ -80,6 +87,7 @@ export class LlmAgent extends BaseAgent {
     const tools = agentTools(this, config.tools);
     this.transferTool = tools.transferTool;
     this.toolsByName = tools.toolsByName;
+    this.tools = tools;
   }
 
   /** The model of this agent or of its nearest LlmAgent ancestor. */

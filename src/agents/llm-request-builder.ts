@@ -9,11 +9,12 @@ import { buildContents, type IncludeContents } from "./history.js";
 import { fillInstruction } from "./instruction-template.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { InstructionProvider } from "./model-agent-config.js";
+import type { ToolEntry } from "./toolset.js";
 
 /** What a request is built from besides the agent's place in the tree: LlmAgent's and RuntimeAgent's config. */
 export interface RequestSettings {
   instruction?: string | InstructionProvider | undefined;
-  tools?: readonly FunctionTool[] | undefined;
+  tools?: readonly ToolEntry[] | undefined;
   includeContents?: IncludeContents | undefined;
   /** Validated generation settings; a fresh copy goes on each request (callbacks may change it). */
   generateContentConfig?: GenerateContentConfig | undefined;
@@ -24,13 +25,14 @@ export interface RequestSettings {
 /**
  * One step's request: the system instruction in ADK's order (the agent's instruction, its identity, the
  * transfer block, joined by blank lines), filtered history, tools (the transfer tool last). Shared by
- * every model-driven agent kind (LlmAgent, RuntimeAgent).
+ * every model-driven agent kind (LlmAgent, RuntimeAgent). `tools` are the step's (toolsets resolved).
  */
 export async function buildLlmRequest(
   agent: AgentNode,
   settings: RequestSettings,
   ctx: InvocationContext,
   cbCtx: CallbackContext,
+  tools: readonly FunctionTool[],
 ): Promise<LlmRequest> {
   const { instruction } = settings;
   const own =
@@ -41,15 +43,15 @@ export async function buildLlmRequest(
   const systemInstruction = [own, identityInstruction(agent), offer?.instruction ?? ""]
     .filter((block) => block.trim() !== "")
     .join("\n\n");
-  const tools = (settings.tools ?? []).map((t) => t.declaration());
-  if (offer) tools.push(offer.declaration);
+  const declarations = tools.map((t) => t.declaration());
+  if (offer) declarations.push(offer.declaration);
   return {
     systemInstruction,
     contents: buildContents(ctx.events, agent.name, {
       includeContents: settings.includeContents ?? "default",
       branch: ctx.branch,
     }),
-    tools,
+    tools: declarations,
     config: requestConfig(settings),
   };
 }

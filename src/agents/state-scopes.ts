@@ -1,16 +1,16 @@
 import { SHARED_SCOPES, type SharedScope, scopesOfKeys, unionScopes } from "../core/state.js";
 import type { BaseAgent } from "./base-agent.js";
-import type { FunctionTool } from "./function-tool.js";
 import { templateScopes } from "./instruction-template.js";
+import type { ToolEntry } from "./toolset.js";
 
-/** A tool's shared scopes: what it declares, or both (through `ToolContext` it may touch any key). */
-export const toolScopes = (tool: FunctionTool): readonly SharedScope[] => tool.stateScopes ?? SHARED_SCOPES;
+/** A tool's or toolset's shared scopes: what it declares, or both (through its context it may touch any key). */
+export const toolScopes = (tool: ToolEntry): readonly SharedScope[] => tool.stateScopes ?? SHARED_SCOPES;
 
 /** What a model-driven agent's settings can touch: its instruction template, output key and tools. */
 export function settingsScopes(settings: {
   instruction?: unknown;
   outputKey?: string | undefined;
-  tools?: readonly FunctionTool[] | undefined;
+  tools?: readonly ToolEntry[] | undefined;
 }): SharedScope[] {
   const { instruction, outputKey, tools = [] } = settings;
   return unionScopes(

@@ -6,11 +6,12 @@ import { z } from "zod";
 import { AgentTool } from "../../../src/agents/agent-tool.js";
 import type { AgentCallback, BeforeModelCallback } from "../../../src/agents/callbacks.js";
 import { exitLoop } from "../../../src/agents/exit-loop-tool.js";
-import { functionTool } from "../../../src/agents/function-tool.js";
+import { type FunctionTool, functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { LoopAgent } from "../../../src/agents/loop-agent.js";
 import { ParallelAgent } from "../../../src/agents/parallel-agent.js";
 import { SequentialAgent } from "../../../src/agents/sequential-agent.js";
+import { isToolset } from "../../../src/agents/toolset.js";
 import type { AgentConfigRegistry } from "../../../src/config/agent-config-registry.js";
 import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
 import { readAgentConfigDir } from "../../../src/config/read-config-dir.js";
@@ -147,7 +148,9 @@ describe("loadAgentConfig: the mapping", () => {
       maxOutputTokens: 256,
       stopSequences: ["END"],
     });
-    const [plain, pending, asTool, exit] = config.tools ?? [];
+    const [plain, pending, asTool, exit] = (config.tools ?? []).filter(
+      (t): t is FunctionTool => !isToolset(t),
+    );
     expect(plain).toBe(lookup);
     expect(pending?.name).toBe("lookup_invoice");
     expect([plain?.isLongRunning, pending?.isLongRunning]).toEqual([false, true]);

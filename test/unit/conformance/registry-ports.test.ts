@@ -111,7 +111,9 @@ describe("the conformance registry's ports of tools_agent_002's Python tools", (
     const live = {
       systemInstruction: "",
       contents: [],
-      tools: agent.config.tools?.map((t) => t.declaration()) ?? [],
+      tools: [...agent.toolsByName.values()]
+        .filter((t) => t !== agent.transferTool)
+        .map((t) => t.declaration()),
       config: {},
     };
     const recorded = (declarations: unknown[]) => ({
