@@ -3,14 +3,16 @@ import { AgentTool } from "../agents/agent-tool.js";
 import type { BaseAgent } from "../agents/base-agent.js";
 import { exitLoop } from "../agents/exit-loop-tool.js";
 import type { FunctionTool } from "../agents/function-tool.js";
+import type { ToolEntry } from "../agents/toolset.js";
 import type { AgentConfigRegistry } from "./agent-config-registry.js";
 import { AgentToolArgsSchema, LongRunningArgsSchema, type ToolConfigSchema } from "./agent-config-schema.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
+import { McpToolsetArgsSchema, mcpToolsetFromArgs } from "./config-mcp.js";
 
 type ToolYaml = z.infer<typeof ToolConfigSchema>;
 
 /** The ADK tool classes and built-ins Baton builds from YAML, by their ADK names. */
-export const BUILT_IN_TOOLS = ["AgentTool", "LongRunningFunctionTool", "exit_loop"] as const;
+export const BUILT_IN_TOOLS = ["AgentTool", "LongRunningFunctionTool", "McpToolset", "exit_loop"] as const;
 
 /** What a tool entry needs from the loader: the registry and how to build a referenced agent. */
 export interface ToolScope {
@@ -59,7 +61,7 @@ function registered(name: string, scope: ToolScope, field: string): FunctionTool
 }
 
 /** One `tools` entry as a Baton tool (ADK `LlmAgent._resolve_tools`, with the registry for imports). */
-export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): FunctionTool {
+export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): ToolEntry {
   const field = `tools[${index}]`;
   switch (tool.name) {
     case "AgentTool": {
@@ -69,6 +71,10 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): Fu
         agent,
         ...(args.skip_summarization === undefined ? {} : { skipSummarization: args.skip_summarization }),
       });
+    }
+    case "McpToolset": {
+      const args = parsedArgs(McpToolsetArgsSchema, tool, scope, field);
+      return mcpToolsetFromArgs(args, scope.file, field);
     }
     case "LongRunningFunctionTool": {
       const args = parsedArgs(LongRunningArgsSchema, tool, scope, field);
@@ -80,7 +86,7 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): Fu
           configMessage(
             scope.file,
             `${field}.args`,
-            `"${tool.name}" takes no args (only AgentTool and LongRunningFunctionTool do)`,
+            `"${tool.name}" takes no args (only AgentTool, LongRunningFunctionTool and McpToolset do)`,
           ),
         );
       }

@@ -254,7 +254,7 @@ describe("loadAgentConfig: bad configs name the file, the field and what is acce
   it("refuses a tool name the registry lacks, listing the built-ins and registered tools", () => {
     const message = failure({ "root_agent.yaml": "name: a\ntools: [{name: google_search}]\n" });
     expect(message).toBe(
-      'root_agent.yaml: tools[0].name: unknown tool "google_search"; accepted: AgentTool, LongRunningFunctionTool, exit_loop, helpdesk.tools.lookup_invoice',
+      'root_agent.yaml: tools[0].name: unknown tool "google_search"; accepted: AgentTool, LongRunningFunctionTool, McpToolset, exit_loop, helpdesk.tools.lookup_invoice',
     );
     expect(
       failure({
