@@ -15,6 +15,16 @@ export type {
 export type { A2aMessage, A2aTask } from "./a2a/protocol/a2a-objects.js";
 export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
+export {
+  EXIT_LOOP_DECLARATION,
+  GET_USER_CHOICE_DECLARATION,
+  LOAD_ARTIFACTS_DECLARATION,
+  LOAD_MEMORY_DECLARATION,
+  LOAD_MEMORY_INSTRUCTION,
+  LONG_RUNNING_NOTE,
+  longRunningDescription,
+  PRELOAD_MEMORY_TOOL_NAME,
+} from "./agents/builtin-declarations.js";
 export { CallbackContext, ToolContext } from "./agents/callback-context.js";
 export type {
   AfterModelCallback,
@@ -25,14 +35,31 @@ export type {
   ModelErrorCallback,
   ToolErrorCallback,
 } from "./agents/callbacks.js";
+export { ExampleTool } from "./agents/example-tool.js";
+export { type Example, type ExampleProvider, ExampleSchema, examplesText } from "./agents/examples-text.js";
 export { exitLoop } from "./agents/exit-loop-tool.js";
 export { type FunctionTool, type FunctionToolConfig, functionTool } from "./agents/function-tool.js";
+export {
+  BuiltInCodeExecutor,
+  googleMapsGrounding,
+  googleSearch,
+  googleSearch as GOOGLE_SEARCH,
+  urlContext,
+  urlContext as URL_CONTEXT,
+} from "./agents/gemini-tools.js";
+export { getUserChoice } from "./agents/get-user-choice-tool.js";
 export { handOff } from "./agents/hand-off.js";
 export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
 export type { RunPlugin } from "./agents/plugins.js";
+export {
+  isRequestTool,
+  type RequestTool,
+  type RequestToolContext,
+  type ToolUnion,
+} from "./agents/request-tool.js";
 export { SequentialAgent, type SequentialAgentConfig } from "./agents/sequential-agent.js";
 export { State } from "./agents/state.js";
 export {
@@ -49,11 +76,12 @@ export {
   runFunctionCalls,
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
-export { isToolset, type ToolEntry, type Toolset } from "./agents/toolset.js";
+export { isToolset, type Toolset } from "./agents/toolset.js";
 export type { AgentConfigRegistry, LoadAgentConfigOptions } from "./config/agent-config-registry.js";
 export { AgentConfigError } from "./config/config-error.js";
 export { loadAgentConfig } from "./config/load-agent-config.js";
 export { readAgentConfigDir } from "./config/read-config-dir.js";
+export { type EventCompaction, EventCompactionSchema } from "./core/compaction.js";
 export {
   type Content,
   ContentSchema,
@@ -66,6 +94,15 @@ export {
   textOf,
   userText,
 } from "./core/content.js";
+export type {
+  EmailReply,
+  EmailResult,
+  EmailRouteConfig,
+  EmailTurn,
+  InboundEmail,
+  RepliedEmail,
+  SenderPolicy,
+} from "./core/email.js";
 export {
   BatonError,
   type Blame,
@@ -103,6 +140,7 @@ export type {
   ToolDeclaration,
   TurnStart,
 } from "./core/ports.js";
+export type { ScheduleConfig, ScheduledMessage, ScheduleFiring } from "./core/schedule.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
 export type {
   HeaderReader,
@@ -124,6 +162,12 @@ export type { AgentNode, TransferPolicy } from "./router/agent-node.js";
 export { findAgentToRun } from "./router/find-agent-to-run.js";
 export { isTransferable, transferTargets } from "./router/transfer-targets.js";
 export { type App, type AppConfig, defineApp } from "./runner/app.js";
+export {
+  type EventsCompactionConfig,
+  type EventsSummarizer,
+  llmEventSummarizer,
+  type SummarizeContext,
+} from "./runner/events-compaction.js";
 export type { RunnerOptions, RunRequest } from "./runner/runner.js";
 export type { AgentRuntime, RuntimeStep, RuntimeTool, RuntimeTurn } from "./runtimes/agent-runtime.js";
 export { type AiSdkRuntimeOptions, aiSdkRuntime } from "./runtimes/ai-sdk-runtime.js";
@@ -137,6 +181,6 @@ export { transferCallPart, transferResponsePart } from "./transfer/transfer-part
 export type { GitHubWebhookPayload } from "./webhooks/github.js";
 export type { SlackEventPayload } from "./webhooks/slack.js";
 export type { StripeEventPayload } from "./webhooks/stripe.js";
-export type { TurnStatus } from "./webhooks/turn-record.js";
+export type { TurnOrigin, TurnStatus } from "./webhooks/turn-record.js";
 export { verifiers } from "./webhooks/verifiers.js";
 export { type WebhookConfig, type WebhookInput, webhook } from "./webhooks/webhook.js";

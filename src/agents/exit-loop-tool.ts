@@ -1,8 +1,9 @@
+import { EXIT_LOOP_DECLARATION } from "./builtin-declarations.js";
 import type { FunctionTool } from "./function-tool.js";
 
 /**
  * ADK's `exit_loop`: ends every enclosing LoopAgent. It escalates and skips summarisation, so the
- * calling agent stops right after the tool's response.
+ * calling agent stops right after the tool's response. Declared as ADK declares it (no `parameters`).
  * @example
  * const critic = new LlmAgent({ name: "critic", instruction: "Call exit_loop when the draft is good.",
  *   tools: [exitLoop] });
@@ -12,11 +13,7 @@ export const exitLoop: FunctionTool = {
   stateScopes: [],
   description: "Exits the loop.\n\nCall this function only when you are instructed to do so.",
   isLongRunning: false,
-  declaration: () => ({
-    name: "exit_loop",
-    description: "Exits the loop.\n\nCall this function only when you are instructed to do so.",
-    parameters: { type: "object", properties: {} },
-  }),
+  declaration: () => structuredClone(EXIT_LOOP_DECLARATION),
   async run(_args, ctx) {
     ctx.actions.escalate = true;
     ctx.actions.skipSummarization = true;

@@ -22,9 +22,12 @@ function idsOf(content: Content | undefined, kind: "functionResponse" | "functio
   return ids ?? NONE;
 }
 
-const responseIds = (content: Content | undefined): readonly string[] => idsOf(content, "functionResponse");
+/** The ids of a content's function responses, in part order. */
+export const responseIdsOf = (content: Content | undefined): readonly string[] =>
+  idsOf(content, "functionResponse");
 
-const callIds = (content: Content | undefined): readonly string[] => idsOf(content, "functionCall");
+/** The ids of a content's function calls, in part order. */
+export const callIdsOf = (content: Content | undefined): readonly string[] => idsOf(content, "functionCall");
 
 /**
  * One response content from several: a later response for the same call id replaces the earlier one in
@@ -59,12 +62,12 @@ function mergeResponses(contents: readonly Content[]): Content {
  */
 export function latestResponseAfterItsCall(contents: readonly Content[]): readonly Content[] {
   const last = contents.at(-1);
-  const ids = new Set(responseIds(last));
+  const ids = new Set(responseIdsOf(last));
   if (last === undefined || ids.size === 0) return contents;
-  if (callIds(contents.at(-2)).some((id) => ids.has(id))) return contents;
+  if (callIdsOf(contents.at(-2)).some((id) => ids.has(id))) return contents;
   let callIndex = -1;
   for (let i = contents.length - 2; i >= 0 && callIndex < 0; i--) {
-    const calls = callIds(contents[i]);
+    const calls = callIdsOf(contents[i]);
     if (calls.some((id) => ids.has(id))) {
       callIndex = i;
       // The answer may cover only some of that event's calls; the others' responses come along.
@@ -72,7 +75,7 @@ export function latestResponseAfterItsCall(contents: readonly Content[]): readon
     }
   }
   if (callIndex < 0) return contents;
-  const between = contents.slice(callIndex + 1, -1).filter((c) => responseIds(c).some((id) => ids.has(id)));
+  const between = contents.slice(callIndex + 1, -1).filter((c) => responseIdsOf(c).some((id) => ids.has(id)));
   return [...contents.slice(0, callIndex + 1), mergeResponses([...between, last])];
 }
 
@@ -85,7 +88,7 @@ export function responsesAfterTheirCalls(contents: readonly Content[]): Content[
   const answered: (readonly string[])[] = [];
   const newestIndex = new Map<string, number>();
   for (let i = 0; i < contents.length; i++) {
-    const ids = responseIds(contents[i]);
+    const ids = responseIdsOf(contents[i]);
     answered.push(ids);
     for (const id of ids) newestIndex.set(id, i);
   }
@@ -94,7 +97,7 @@ export function responsesAfterTheirCalls(contents: readonly Content[]): Content[
     const content = contents[i];
     if (content === undefined || (answered[i]?.length ?? 0) > 0) continue;
     out.push(content);
-    const calls = callIds(content);
+    const calls = callIdsOf(content);
     if (calls.length === 0) continue;
     const indices = [...new Set(calls.flatMap((id) => newestIndex.get(id) ?? []))].sort((a, b) => a - b);
     const responses = indices.flatMap((i) => contents[i] ?? []);

@@ -1,6 +1,8 @@
 import * as z from "zod";
 import type { ToolDeclaration } from "../core/llm.js";
 import type { SharedScope } from "../core/state.js";
+import { adkParameters } from "./adk-parameters.js";
+import { longRunningDescription } from "./builtin-declarations.js";
 import type { ToolContext } from "./callback-context.js";
 
 export interface FunctionToolConfig<S extends z.ZodType> {
@@ -39,7 +41,9 @@ export interface FunctionTool {
 }
 
 /**
- * Defines a tool from a zod schema and a function.
+ * Defines a tool from a zod schema and a function. It declares itself as ADK Python declares a function
+ * with the same parameters (`adkParameters`: no `parameters` for none, no `additionalProperties`, a
+ * nullable field as `nullable: true`); a long-running tool's description gets ADK's long-running note.
  * @example
  * const lookupInvoice = functionTool({
  *   name: "lookup_invoice", description: "Finds an invoice by number",
@@ -49,12 +53,18 @@ export interface FunctionTool {
  */
 export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>): FunctionTool {
   const jsonSchema = z.toJSONSchema(config.parameters, { target: "draft-7", io: "input" });
+  const parameters = adkParameters(jsonSchema);
+  const described = config.isLongRunning ? longRunningDescription(config.description) : config.description;
   return {
     name: config.name,
     description: config.description,
     isLongRunning: config.isLongRunning ?? false,
     stateScopes: config.stateScopes,
-    declaration: () => ({ name: config.name, description: config.description, parameters: jsonSchema }),
+    declaration: () => ({
+      name: config.name,
+      description: described,
+      ...(parameters === undefined ? {} : { parameters: structuredClone(parameters) }),
+    }),
     async run(args, ctx) {
       const parsed = config.parameters.safeParse(args);
       if (!parsed.success) {

@@ -1,10 +1,17 @@
+import { applyCompactions, hasCompaction } from "../core/compaction.js";
 import type { Content, Part } from "../core/content.js";
+import { type ContentLog, readFromLog } from "../core/content-log.js";
 import type { Event } from "../core/event.js";
 import { frozenWithMemo, hasMemo, memoized } from "../core/memo.js";
 import { withoutRewound } from "../router/newest-first.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { onBranch } from "./branch.js";
-import { latestResponseAfterItsCall, responsesAfterTheirCalls } from "./function-response-order.js";
+import {
+  callIdsOf,
+  latestResponseAfterItsCall,
+  responseIdsOf,
+  responsesAfterTheirCalls,
+} from "./function-response-order.js";
 import { pyRepr } from "./py-repr.js";
 
 export type IncludeContents = "default" | "none";
@@ -124,38 +131,131 @@ function framedContent(e: Event, view: EventView): Content | undefined {
   return view.framed ?? undefined;
 }
 
+/** How an agent reads the history: its name, its branch, and whether it sees past turns. */
+export interface HistoryOptions {
+  includeContents: IncludeContents;
+  branch?: string | undefined;
+}
+
 /**
- * The contents an agent's model sees: the session's events filtered and re-framed (ADK `_get_contents`).
+ * The contents an agent's model sees: the session's events filtered and re-framed (ADK `_get_contents`);
+ * a compaction's summary stands in for the events it covers (`applyCompactions`).
  * With `includeContents: "none"` only the current turn: from the newest event by the user or another
  * agent that is not a transfer event. Function responses are then put right after their calls, a late
  * answer to a long-running call replacing its pending response and what came between.
  *
  * The contents of stored (frozen) events are built once and shared, frozen, by every request that reads
- * them; whoever hands a request to code that may change it makes a copy first (`editableContents`).
+ * them; whoever hands a request to code that may change it makes a copy first (`editableContents`). What
+ * a session's history gave an agent is kept too (`extendHistory`), so a later request pays for its new
+ * events only.
  */
 export function buildContents(
   events: readonly Event[],
   agentName: string,
-  options: { includeContents: IncludeContents; branch?: string | undefined },
+  options: HistoryOptions,
 ): Content[] {
-  // Rewound ranges are left out (PYX). One pass with index loops: this runs on every model call.
-  const kept = withoutRewound(events);
-  const visible: Event[] = [];
-  const visibleViews: EventView[] = [];
-  for (let i = 0; i < kept.length; i++) {
-    const e = kept[i];
-    if (e === undefined) continue;
-    const view = viewOf(e);
-    if (!view.reachesModel || !onBranch(e.branch, options.branch)) continue;
-    visible.push(e);
-    visibleViews.push(view);
+  const first = events[0];
+  if (options.includeContents === "none" || first === undefined || !hasMemo(first))
+    return fullHistory(events, agentName, options).contents;
+  const histories = memoized(first, HISTORIES, () => new Map<string, KeptHistory>());
+  const key = `${agentName}\u0000${options.branch ?? ""}`;
+  const kept = histories.get(key);
+  if (kept && extendHistory(kept, events, agentName, options.branch))
+    return readFromLog(kept.contents.slice(), kept);
+  const built = fullHistory(events, agentName, options);
+  if (built.kept === undefined) {
+    histories.delete(key);
+    return built.contents;
   }
+  histories.set(key, built.kept);
+  return readFromLog(built.contents, built.kept);
+}
+
+/**
+ * What a session's history gave one agent on one branch, kept in the memo slot of the session's first
+ * event: the events read so far (their count and the last one), the built contents, and the function
+ * response ids among them; it is the `ContentLog` its requests' contents are read from, so the prompt built
+ * from it is extended the same way (`models/convert.ts`). Kept only while the contents are the filtered events in order, with nothing
+ * rearranged, so that new events that only append keep it true.
+ */
+interface KeptHistory extends ContentLog {
+  count: number;
+  last: Event;
+  readonly contents: Content[];
+  readonly answered: Set<string>;
+}
+
+const HISTORIES = Symbol("kept histories");
+
+/** The visible content of one event for `agentName`, or `undefined`. */
+function contentFor(e: Event, agentName: string, branch: string | undefined): Content | undefined {
+  const view = viewOf(e);
+  if (!view.reachesModel || !onBranch(e.branch, branch)) return undefined;
+  return e.author === agentName || e.author === "user" ? ownContent(e, view) : framedContent(e, view);
+}
+
+/**
+ * Adds the events after `kept.last` to `kept` when that is what a full pass would give: the log grew by
+ * appends only (the same object at `kept.count - 1`), no new event rewinds or compacts, and every new
+ * function response answers calls of the content right before it, none answered before. Otherwise
+ * `false`, and `kept` is left as it was.
+ */
+function extendHistory(
+  kept: KeptHistory,
+  events: readonly Event[],
+  agentName: string,
+  branch: string | undefined,
+): boolean {
+  if (events.length < kept.count || events[kept.count - 1] !== kept.last) return false;
+  const added: Content[] = [];
+  const answered: string[] = [];
+  let previous = kept.contents.at(-1);
+  for (let i = kept.count; i < events.length; i++) {
+    const e = events[i];
+    if (e === undefined || e.actions.rewindBeforeInvocationId || e.actions.compaction !== undefined)
+      return false;
+    const content = contentFor(e, agentName, branch);
+    if (content === undefined) continue;
+    const responses = responseIdsOf(content);
+    if (responses.length > 0) {
+      const calls = callIdsOf(previous);
+      for (const id of responses)
+        if (!calls.includes(id) || kept.answered.has(id) || answered.includes(id)) return false;
+      answered.push(...responses);
+    }
+    added.push(content);
+    previous = content;
+  }
+  for (const content of added) kept.contents.push(content);
+  for (const id of answered) kept.answered.add(id);
+  kept.count = events.length;
+  kept.last = events[events.length - 1] ?? kept.last;
+  return true;
+}
+
+/** One whole pass over the history, and what to keep of it when nothing had to be rearranged. */
+function fullHistory(
+  events: readonly Event[],
+  agentName: string,
+  options: HistoryOptions,
+): { contents: Content[]; kept?: KeptHistory } {
+  // Rewound ranges are left out (PYX), then compacted ranges give way to their summaries (ADK). One pass
+  // with index loops: this runs on every model call that cannot extend a kept history.
+  const unwound = withoutRewound(events);
+  const compacted = hasCompaction(unwound);
+  const visible = compacted ? applyCompactions(unwound, agentName) : unwound;
   let start = 0;
   if (options.includeContents === "none") {
     start = visible.length;
     for (let i = visible.length - 1; i >= 0; i--) {
       const e = visible[i];
-      if (e && e.author !== agentName && !isTransferEvent(e)) {
+      if (
+        e &&
+        e.author !== agentName &&
+        viewOf(e).reachesModel &&
+        onBranch(e.branch, options.branch) &&
+        !isTransferEvent(e)
+      ) {
         start = i;
         break;
       }
@@ -164,13 +264,23 @@ export function buildContents(
   const contents: Content[] = [];
   for (let i = start; i < visible.length; i++) {
     const e = visible[i];
-    const view = visibleViews[i];
-    if (e === undefined || view === undefined) continue;
-    const content =
-      e.author === agentName || e.author === "user" ? ownContent(e, view) : framedContent(e, view);
+    const content = e && contentFor(e, agentName, options.branch);
     if (content) contents.push(content);
   }
-  return responsesAfterTheirCalls(latestResponseAfterItsCall(contents));
+  const arranged = responsesAfterTheirCalls(latestResponseAfterItsCall(contents));
+  const last = events.at(-1);
+  if (compacted || last === undefined || !sameContents(arranged, contents)) return { contents: arranged };
+  const answered = new Set<string>();
+  for (const content of contents) for (const id of responseIdsOf(content)) answered.add(id);
+  const kept = { count: events.length, last, contents: contents.slice(), answered, derived: new Map() };
+  return { contents: arranged, kept };
+}
+
+/** Whether the rearrangement left the contents as they were (the same contents, in the same order). */
+function sameContents(a: readonly Content[], b: readonly Content[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { TransferPolicy } from "../router/agent-node.js";
 import { BaseAgent } from "./base-agent.js";
 import type { AfterModelCallback, ModelErrorCallback, OneOrMany } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
+import type { BuiltInCodeExecutor } from "./gemini-tools.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { RequestSettings } from "./llm-request-builder.js";
 import { runLlmStep } from "./llm-step.js";
@@ -17,6 +18,7 @@ import {
   type ModelAgentConfig,
   transferPolicyOf,
 } from "./model-agent-config.js";
+import { requestToolsOf } from "./request-tool.js";
 import { settingsScopes } from "./state-scopes.js";
 
 export type { InstructionProvider } from "./model-agent-config.js";
@@ -40,6 +42,8 @@ export interface LlmAgentConfig extends ModelAgentConfig {
   retry?: Partial<RetryPolicy>;
   afterModel?: OneOrMany<AfterModelCallback>;
   onModelError?: OneOrMany<ModelErrorCallback>;
+  /** ADK `code_executor`: Gemini runs the code it writes (`{"codeExecution": {}}`); Gemini 2+ models only. */
+  codeExecutor?: BuiltInCodeExecutor;
 }
 
 /**
@@ -96,6 +100,18 @@ export class LlmAgent extends BaseAgent {
       if (a instanceof LlmAgent && a.config.model !== undefined) return a.config.model;
     }
     return undefined;
+  }
+
+  /**
+   * Throws a `BatonError("invalid_config")` when a request tool or the code executor cannot run on this
+   * agent's model (Gemini's built-in tools on a non-Gemini model). `defineApp` calls it for every agent.
+   */
+  checkToolModels(): void {
+    const model = this.resolvedModel;
+    const codeExecutor = this.config.codeExecutor;
+    for (const tool of [...(codeExecutor ? [codeExecutor] : []), ...requestToolsOf(this.config.tools)]) {
+      tool.checkModel?.(model, this.name);
+    }
   }
 
   /** Its callbacks or instruction function (both, unless declared), its instruction template, output key and tools. */

@@ -144,7 +144,14 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
   if (resumed) yield resumed;
   const cbCtx = new CallbackContext(ctx);
-  const request = await buildLlmRequest(agent, agent.requestSettings, ctx, cbCtx, offered.list);
+  const request = await buildLlmRequest(
+    agent,
+    agent.requestSettings,
+    ctx,
+    cbCtx,
+    agent.resolvedModel,
+    offered.list,
+  );
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
   const toEvent = (response: LlmResponse): Event => {

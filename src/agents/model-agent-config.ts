@@ -11,7 +11,8 @@ import type {
 import type { FunctionTool } from "./function-tool.js";
 import type { IncludeContents } from "./history.js";
 import type { InvocationContext } from "./invocation-context.js";
-import { isToolset, type ToolEntry, type Toolset } from "./toolset.js";
+import { functionToolsOf, isRequestTool, type ToolUnion } from "./request-tool.js";
+import { isToolset, type Toolset } from "./toolset.js";
 import { transferTool } from "./transfer-tool.js";
 
 export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
@@ -23,8 +24,8 @@ export type InstructionProvider = (ctx: CallbackContext) => string | Promise<str
 export interface ModelAgentConfig extends BaseAgentConfig {
   /** The system instruction. `{var}` and `{var?}` are filled from state; the transfer block is added. */
   instruction?: string | InstructionProvider;
-  /** Tools, and toolsets (`McpToolset`) whose tools are resolved for each model step. */
-  tools?: readonly ToolEntry[];
+  /** Tools the model calls (`functionTool`, `AgentTool`, `exitLoop`…) and tools that change the request (`googleSearch`, `ExampleTool`). */
+  tools?: readonly ToolUnion[];
   /** Writes this agent's final text to `state[outputKey]` on the event that carries it. */
   outputKey?: string;
   /** `"none"`: the model sees only the current turn (ADK-SEMANTICS §3.5). */
@@ -51,7 +52,9 @@ export interface AgentTools {
   /** The fixed tools by name, `transfer_to_agent` included, so a call to it is validated, never "not found". */
   toolsByName: ReadonlyMap<string, FunctionTool>;
   /** The entries as given, in order (toolsets unresolved). */
-  entries: readonly ToolEntry[];
+  entries: readonly ToolUnion[];
+  /** The fixed function tools, in order. */
+  fixed: readonly FunctionTool[];
   toolsets: readonly Toolset[];
 }
 
@@ -62,30 +65,29 @@ export interface StepTools {
 }
 
 /** Splits an agent's `tools` into its fixed tools and its toolsets, and adds its `transfer_to_agent` tool. */
-export function agentTools(agent: AgentNode, entries: readonly ToolEntry[] = []): AgentTools {
+export function agentTools(agent: AgentNode, entries: readonly ToolUnion[] = []): AgentTools {
   const transfer = transferTool(agent);
-  const fixed = entries.filter((entry): entry is FunctionTool => !isToolset(entry));
+  const fixed = functionToolsOf(entries);
   return {
     transferTool: transfer,
     toolsByName: new Map([...fixed, transfer].map((t) => [t.name, t])),
     entries,
+    fixed,
     toolsets: entries.filter(isToolset),
   };
 }
 
 /**
- * The tools of one step: the fixed ones as built, each toolset's resolved now (ADK `canonical_tools`).
- * An agent without toolsets pays nothing: its list and map are the ones built once.
+ * The callable tools of one step: the fixed ones as built, each toolset's resolved now (ADK
+ * `canonical_tools`). An agent without toolsets pays nothing: its list and map are the ones built once.
  */
 export async function stepTools(tools: AgentTools, ctx: InvocationContext): Promise<StepTools> {
-  if (tools.toolsets.length === 0) {
-    // SAFETY: with no toolset every entry is a tool.
-    const list = tools.entries as readonly FunctionTool[];
-    return { list, byName: tools.toolsByName };
-  }
+  if (tools.toolsets.length === 0) return { list: tools.fixed, byName: tools.toolsByName };
   const cbCtx = new CallbackContext(ctx);
   const resolved = await Promise.all(
-    tools.entries.map((entry) => (isToolset(entry) ? entry.tools(cbCtx) : [entry])),
+    tools.entries.map((entry) =>
+      isToolset(entry) ? entry.tools(cbCtx) : isRequestTool(entry) ? [] : [entry],
+    ),
   );
   const list = resolved.flat();
   return { list, byName: new Map([...list, tools.transferTool].map((t) => [t.name, t])) };

@@ -20,7 +20,4 @@ export interface Toolset {
   tools(ctx: CallbackContext): Promise<readonly FunctionTool[]>;
 }
 
-/** What an agent's `tools` list holds: tools, and toolsets that stand for the tools they resolve to. */
-export type ToolEntry = FunctionTool | Toolset;
-
-export const isToolset = (entry: ToolEntry): entry is Toolset => "kind" in entry && entry.kind === "toolset";
+export const isToolset = (entry: object): entry is Toolset => "kind" in entry && entry.kind === "toolset";

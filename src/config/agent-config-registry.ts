@@ -5,6 +5,7 @@ import type {
   BeforeModelCallback,
   BeforeToolCallback,
 } from "../agents/callbacks.js";
+import type { ExampleProvider } from "../agents/examples-text.js";
 import type { FunctionTool } from "../agents/function-tool.js";
 import type { ModelSpec } from "../core/ports.js";
 
@@ -27,6 +28,8 @@ export interface AgentConfigRegistry {
   afterModel?: Named<AfterModelCallback>;
   beforeTool?: Named<BeforeToolCallback>;
   afterTool?: Named<AfterToolCallback>;
+  /** Examples providers for `ExampleTool`'s `examples: <name>` (ADK's `BaseExampleProvider` by dotted name). */
+  exampleProviders?: Named<ExampleProvider>;
 }
 
 /** How `loadAgentConfig` builds a tree. */

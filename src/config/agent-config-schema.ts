@@ -24,6 +24,20 @@ export const AgentToolArgsSchema = z.strictObject({
   skip_summarization: z.boolean().optional(),
 });
 
+/**
+ * `ExampleTool`'s `args` (ADK `ExampleToolConfig`): the examples (`{input: Content, output: [Content]}`), or
+ * the name of a registered examples provider.
+ */
+export const ExampleToolArgsSchema = z.strictObject({
+  examples: z.union([z.array(z.unknown()), z.string().min(1)]),
+});
+
+/** `code_executor` (ADK `CodeConfig`): Gemini's built-in executor is the only one Baton can run. */
+export const CodeExecutorSchema = z.strictObject({
+  name: z.string().min(1),
+  args: z.array(z.unknown()).optional(),
+});
+
 /** `LongRunningFunctionTool`'s `args`: the registered function tool it wraps. */
 export const LongRunningArgsSchema = z.strictObject({ func: z.string().min(1) });
 
@@ -49,6 +63,7 @@ export const LlmAgentConfigSchema = z.strictObject({
   output_key: z.string().min(1).optional(),
   include_contents: z.enum(["default", "none"]).optional(),
   tools: z.array(ToolConfigSchema).optional(),
+  code_executor: CodeExecutorSchema.optional(),
   generate_content_config: z.record(z.string(), z.unknown()).optional(),
   before_model_callbacks: callbacks,
   after_model_callbacks: callbacks,

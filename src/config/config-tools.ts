@@ -1,18 +1,40 @@
-import type { z } from "zod";
+import * as z from "zod";
 import { AgentTool } from "../agents/agent-tool.js";
 import type { BaseAgent } from "../agents/base-agent.js";
+import { longRunningDescription } from "../agents/builtin-declarations.js";
+import { ExampleTool } from "../agents/example-tool.js";
+import { type Example, ExampleSchema } from "../agents/examples-text.js";
 import { exitLoop } from "../agents/exit-loop-tool.js";
 import type { FunctionTool } from "../agents/function-tool.js";
-import type { ToolEntry } from "../agents/toolset.js";
+import { BuiltInCodeExecutor, GEMINI_TOOLS_BY_YAML_NAME } from "../agents/gemini-tools.js";
+import { getUserChoice } from "../agents/get-user-choice-tool.js";
+import type { ToolUnion } from "../agents/request-tool.js";
 import type { AgentConfigRegistry } from "./agent-config-registry.js";
-import { AgentToolArgsSchema, LongRunningArgsSchema, type ToolConfigSchema } from "./agent-config-schema.js";
+import {
+  AgentToolArgsSchema,
+  type CodeExecutorSchema,
+  ExampleToolArgsSchema,
+  LongRunningArgsSchema,
+  type ToolConfigSchema,
+} from "./agent-config-schema.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
 import { McpToolsetArgsSchema, mcpToolsetFromArgs } from "./config-mcp.js";
 
 type ToolYaml = z.infer<typeof ToolConfigSchema>;
 
 /** The ADK tool classes and built-ins Baton builds from YAML, by their ADK names. */
-export const BUILT_IN_TOOLS = ["AgentTool", "LongRunningFunctionTool", "McpToolset", "exit_loop"] as const;
+export const BUILT_IN_TOOLS = [
+  "AgentTool",
+  "LongRunningFunctionTool",
+  "ExampleTool",
+  "McpToolset",
+  "exit_loop",
+  "get_user_choice",
+  ...Object.keys(GEMINI_TOOLS_BY_YAML_NAME),
+] as const;
+
+/** `code_executor` names Baton accepts: Gemini's built-in executor, by its class name or ADK's dotted path. */
+const BUILT_IN_EXECUTOR_NAMES = ["BuiltInCodeExecutor", "google.adk.code_executors.BuiltInCodeExecutor"];
 
 /** What a tool entry needs from the loader: the registry and how to build a referenced agent. */
 export interface ToolScope {
@@ -27,13 +49,16 @@ const accepted = (registry: AgentConfigRegistry): string => {
   return names.join(", ");
 };
 
-/** ADK `LongRunningFunctionTool(func)`: the same tool, marked long-running. */
+/** ADK `LongRunningFunctionTool(func)`: the same tool, marked long-running, its description with ADK's note. */
 const longRunning = (tool: FunctionTool): FunctionTool => ({
   name: tool.name,
   description: tool.description,
   isLongRunning: true,
   stateScopes: tool.stateScopes,
-  declaration: () => tool.declaration(),
+  declaration: () => {
+    const declaration = tool.declaration();
+    return { ...declaration, description: longRunningDescription(declaration.description) };
+  },
   run: (args, ctx) => tool.run(args, ctx),
 });
 
@@ -60,8 +85,35 @@ function registered(name: string, scope: ToolScope, field: string): FunctionTool
   );
 }
 
+/** ADK `ExampleTool(examples)`: a list of examples, or a registered examples provider by name. */
+function exampleTool(tool: ToolYaml, scope: ToolScope, field: string): ExampleTool {
+  const { examples } = parsedArgs(ExampleToolArgsSchema, tool, scope, field);
+  if (typeof examples === "string") {
+    const providers = scope.registry.exampleProviders ?? {};
+    const provider = Object.hasOwn(providers, examples) ? providers[examples] : undefined;
+    if (provider !== undefined) return new ExampleTool(provider);
+    const known = Object.keys(providers).join(", ") || "(none registered)";
+    throw new AgentConfigError(
+      configMessage(
+        scope.file,
+        `${field}.args.examples`,
+        `unknown examples provider "${examples}"; accepted: ${known}`,
+      ),
+    );
+  }
+  const parsed = z.array(ExampleSchema).safeParse(examples);
+  if (!parsed.success) {
+    const lines = issueLines(scope.file, z.array(ExampleSchema), parsed.error).map((line) =>
+      line.replace(`${scope.file}: `, `${scope.file}: ${field}.args.examples`),
+    );
+    throw new AgentConfigError(lines.join("\n"));
+  }
+  const list: Example[] = parsed.data;
+  return new ExampleTool(list);
+}
+
 /** One `tools` entry as a Baton tool (ADK `LlmAgent._resolve_tools`, with the registry for imports). */
-export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): ToolEntry {
+export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): ToolUnion {
   const field = `tools[${index}]`;
   switch (tool.name) {
     case "AgentTool": {
@@ -72,25 +124,47 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
         ...(args.skip_summarization === undefined ? {} : { skipSummarization: args.skip_summarization }),
       });
     }
-    case "McpToolset": {
-      const args = parsedArgs(McpToolsetArgsSchema, tool, scope, field);
-      return mcpToolsetFromArgs(args, scope.file, field);
-    }
     case "LongRunningFunctionTool": {
       const args = parsedArgs(LongRunningArgsSchema, tool, scope, field);
       return longRunning(registered(args.func, scope, `${field}.args.func`));
     }
+    case "ExampleTool":
+      return exampleTool(tool, scope, field);
+    // ADK's older spelling names the same class.
+    case "McpToolset":
+    case "MCPToolset":
+      return mcpToolsetFromArgs(parsedArgs(McpToolsetArgsSchema, tool, scope, field), scope.file, field);
     default: {
       if (tool.args !== undefined) {
         throw new AgentConfigError(
           configMessage(
             scope.file,
             `${field}.args`,
-            `"${tool.name}" takes no args (only AgentTool, LongRunningFunctionTool and McpToolset do)`,
+            `"${tool.name}" takes no args (only AgentTool, LongRunningFunctionTool, ExampleTool and McpToolset do)`,
           ),
         );
       }
-      return tool.name === "exit_loop" ? exitLoop : registered(tool.name, scope, `${field}.name`);
+      if (tool.name === "exit_loop") return exitLoop;
+      if (tool.name === "get_user_choice") return getUserChoice;
+      const gemini = Object.hasOwn(GEMINI_TOOLS_BY_YAML_NAME, tool.name)
+        ? GEMINI_TOOLS_BY_YAML_NAME[tool.name]
+        : undefined;
+      return gemini ?? registered(tool.name, scope, `${field}.name`);
     }
   }
+}
+
+/** `code_executor`: Gemini's built-in executor; any other (ADK's Python executors) cannot run on a Worker. */
+export function resolveCodeExecutor(
+  config: z.infer<typeof CodeExecutorSchema>,
+  file: string,
+): BuiltInCodeExecutor {
+  if (BUILT_IN_EXECUTOR_NAMES.includes(config.name)) return new BuiltInCodeExecutor();
+  throw new AgentConfigError(
+    configMessage(
+      file,
+      "code_executor.name",
+      `unknown code executor "${config.name}" (ADK's Python code executors cannot run on Workers); accepted: ${BUILT_IN_EXECUTOR_NAMES.join(", ")}`,
+    ),
+  );
 }

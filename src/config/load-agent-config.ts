@@ -19,7 +19,7 @@ import {
 import { type CallbackField, type CallbackKind, resolveCallbacks } from "./config-callbacks.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
 import { canonicalPath, resolveConfigPath } from "./config-path.js";
-import { resolveTool, type ToolScope } from "./config-tools.js";
+import { resolveCodeExecutor, resolveTool, type ToolScope } from "./config-tools.js";
 import { generateContentConfig } from "./generate-content-config.js";
 
 /** ADK reads a bare model name as Gemini; Baton's own `provider:model` strings pass as they are. */
@@ -148,6 +148,8 @@ class TreeBuilder {
     if (config.generate_content_config !== undefined)
       agent.generateContentConfig = generateContentConfig(config.generate_content_config, file);
     if (config.tools !== undefined) agent.tools = config.tools.map((tool, i) => resolveTool(tool, i, scope));
+    if (config.code_executor !== undefined)
+      agent.codeExecutor = resolveCodeExecutor(config.code_executor, file);
     const callbacks = <T>(
       known: Readonly<Record<string, T>> | undefined,
       kind: CallbackKind,
@@ -161,8 +163,13 @@ class TreeBuilder {
     if (beforeTool !== undefined) agent.beforeTool = beforeTool;
     const afterTool = callbacks(registry.afterTool, "afterTool", "after_tool_callbacks");
     if (afterTool !== undefined) agent.afterTool = afterTool;
-    return new LlmAgent(agent);
+    const built = new LlmAgent(agent);
+    this.llmAgents.push({ agent: built, file });
+    return built;
   }
+
+  /** Every LlmAgent built, with its file, for the checks that need the whole tree (inherited models). */
+  readonly llmAgents: { agent: LlmAgent; file: string }[] = [];
 }
 
 /**
@@ -181,5 +188,16 @@ class TreeBuilder {
  */
 export function loadAgentConfig(options: LoadAgentConfigOptions): BaseAgent {
   const builder = new TreeBuilder(options);
-  return builder.build(canonicalPath(options.root ?? "root_agent.yaml"), []);
+  const root = builder.build(canonicalPath(options.root ?? "root_agent.yaml"), []);
+  // Gemini's built-in tools need a Gemini model, which may be inherited: checked once the tree stands.
+  for (const { agent, file } of builder.llmAgents) {
+    try {
+      agent.checkToolModels();
+    } catch (error) {
+      throw new AgentConfigError(
+        configMessage(file, "tools", error instanceof Error ? error.message : String(error)),
+      );
+    }
+  }
+  return root;
 }

@@ -5,9 +5,19 @@ import type { GenerateContentConfig } from "./generate-content-config.js";
 export interface ToolDeclaration {
   name: string;
   description: string;
-  /** JSON Schema (draft 7 or 2020-12) of the arguments object. */
-  parameters: Record<string, unknown>;
+  /**
+   * JSON Schema (draft 7 or 2020-12) of the arguments object. Absent for a function that takes no
+   * arguments, as ADK declares it (`exit_loop`): providers then get an empty object schema.
+   */
+  parameters?: Record<string, unknown>;
 }
+
+/**
+ * Gemini's built-in tools, by the key Gemini's API gives each in a request's `tools`
+ * (`{"googleSearch": {}}`): the model runs them itself, so they have no declaration.
+ */
+export const GEMINI_BUILT_IN_TOOLS = ["googleSearch", "urlContext", "googleMaps", "codeExecution"] as const;
+export type GeminiBuiltInTool = (typeof GEMINI_BUILT_IN_TOOLS)[number];
 
 /** What an agent sends to a model for one step. */
 export interface LlmRequest {
@@ -16,6 +26,8 @@ export interface LlmRequest {
   /** The history, in ADK content form (roles `user` and `model`). */
   contents: Content[];
   tools: ToolDeclaration[];
+  /** Gemini's built-in tools the request enables, in the order ADK appends them (only Gemini models take them). */
+  builtInTools?: GeminiBuiltInTool[];
   /** Sampling and output settings (ADK `LlmRequest.config`): the agent's `generateContentConfig`, plus JSON mode for an `outputSchema`. Callbacks may change it. */
   config: GenerateContentConfig;
 }
@@ -58,3 +70,7 @@ export interface ModelObject {
 
 /** A `provider:model` string (`openai:gpt-4.1-mini`, `demo:`…) or a model object. */
 export type ModelSpec = string | ModelObject;
+
+/** A declaration's arguments schema for providers that need one: an empty object schema when it has none. */
+export const argumentsSchema = (tool: ToolDeclaration): Record<string, unknown> =>
+  tool.parameters ?? { type: "object", properties: {} };

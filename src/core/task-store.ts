@@ -72,6 +72,42 @@ export const TaskFeedEntrySchema = z.union([
 export type TaskFeedEntry = z.infer<typeof TaskFeedEntrySchema>;
 
 /**
+ * What the app's task index keeps of a task, read from its snapshot (an A2A 1.0 `Task` in ProtoJSON): its
+ * context, its state's name and its status time in ms (0 when the snapshot has none).
+ */
+export interface TaskSummary {
+  contextId: string;
+  state: string;
+  statusTime: number;
+}
+
+/** Where a page ends: the last task's status time and id (pages run newest first, ids breaking ties). */
+export const TaskCursorSchema = z.object({ statusTime: z.number().int(), taskId: z.string() });
+export type TaskCursor = z.infer<typeof TaskCursorSchema>;
+
+/** One app's tasks, filtered, newest status first; every filter is optional but `appName`. */
+export interface TaskListQuery {
+  appName: string;
+  /** Only this user's tasks (an end user lists their own). */
+  userId?: string;
+  contextId?: string;
+  /** The state's ProtoJSON name (`TASK_STATE_WORKING`). */
+  state?: string;
+  /** Only tasks whose status time is at or after this (ms). */
+  statusTimeFrom?: number;
+  pageSize: number;
+  /** The previous page's `next`. */
+  after?: TaskCursor;
+}
+
+/** A page of snapshots, how many tasks match in all, and where the next page starts (`null`: none). */
+export interface TaskListPage {
+  snapshots: TaskPayload[];
+  totalSize: number;
+  next: TaskCursor | null;
+}
+
+/**
  * A2A tasks kept beside a session's events (in the session's Durable Object on Workers), so any isolate can
  * read, cancel and follow them. Payloads are opaque JSON here; the A2A layer owns their shape.
  */
@@ -92,4 +128,6 @@ export interface TaskStore {
   followTask(key: TaskKey): Promise<AsyncGenerator<TaskFeedEntry> | null>;
   /** The id of the session's `active` task, if one is. */
   activeTask(key: SessionKey): Promise<string | null>;
+  /** A page of the app's tasks from its index (kept as tasks are written), never by reading sessions. */
+  listTasks(query: TaskListQuery): Promise<TaskListPage>;
 }

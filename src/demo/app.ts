@@ -2,6 +2,7 @@ import * as z from "zod";
 import { functionTool } from "../agents/function-tool.js";
 import { LlmAgent } from "../agents/llm-agent.js";
 import { userText } from "../core/content.js";
+import type { EmailResult, InboundEmail } from "../core/email.js";
 import { defineApp } from "../runner/app.js";
 import { verifiers } from "../webhooks/verifiers.js";
 import { webhook } from "../webhooks/webhook.js";
@@ -65,4 +66,33 @@ const githubComments = webhook({
       : null,
 });
 
-export const demoApp = defineApp({ name: "demo", rootAgent: concierge, webhooks: [githubComments] });
+/**
+ * A daily schedule (wrangler.toml `[triggers] crons`): at 09:00 UTC the concierge gets a weather question
+ * in session `daily-digest`. Offline it answers with the demo model; `npm run dev` fires it on
+ * `GET /__scheduled?cron=0+9+*+*+*`.
+ */
+const dailyDigest = {
+  name: "daily-digest",
+  cron: "0 9 * * *",
+  userId: "schedules",
+  sessionId: "daily-digest",
+  message: "Good morning! What is the weather in Lisbon today?",
+};
+
+/**
+ * Inbound email: mail to concierge@demo.baton.dev from a verified sender is a turn in its thread's session
+ * (user `email`), answered by email through the `SEND_EMAIL` binding.
+ */
+const mailbox = {
+  address: "concierge@demo.baton.dev",
+  toTurn: (email: InboundEmail) => ({ newMessage: `${email.subject}\n\n${email.text}`.trim() }),
+  onResult: ({ text }: EmailResult) => (text ? { text } : null),
+};
+
+export const demoApp = defineApp({
+  name: "demo",
+  rootAgent: concierge,
+  webhooks: [githubComments],
+  schedules: [dailyDigest],
+  email: mailbox,
+});

@@ -2,40 +2,95 @@ import { type Context, Hono } from "hono";
 import { buildAgentCard, cardJson } from "../a2a/server/agent-card.js";
 import { handleJsonRpc } from "../a2a/server/json-rpc.js";
 import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
+import { handleRest, type RestCall } from "../a2a/server/rest.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
+import type { App } from "../runner/app.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
 import { assertService, callerOf } from "./caller.js";
 import { BATON_VERSION } from "./meta.js";
-import type { HonoEnv } from "./types.js";
+import type { ApiDeps, HonoEnv } from "./types.js";
 
-/** The agent card of `/a2a/:app` (public: clients read it to learn how to authenticate). */
-export const a2aCards = new Hono<HonoEnv>().get(
-  "/a2a/:app/.well-known/:file{agent-card\\.json|agent\\.json}",
-  (c) => {
-    const card = cardJson(cardOf(c));
-    return c.json(card, 200, { "Cache-Control": "public, max-age=300" });
-  },
-);
+const CARD_FILE = ":file{agent-card\\.json|agent\\.json}";
+
+/**
+ * Agent cards (public: clients read them to learn how to authenticate): each app's under `/a2a/:app`, and
+ * the default app's at the host's root, where generic clients look (A2A 1.0 §8.2).
+ */
+export const a2aCards = new Hono<HonoEnv>()
+  .get(`/a2a/:app/.well-known/${CARD_FILE}`, (c) =>
+    servedCard(c, findApp(c.var.deps.apps, c.req.param("app"))),
+  )
+  .get(`/.well-known/${CARD_FILE}`, (c) => servedCard(c, defaultApp(c.var.deps)));
+
+function servedCard(c: Context<HonoEnv>, app: App) {
+  const card = cardJson(cardOf(c, app));
+  return c.json(card, 200, { "Cache-Control": "public, max-age=300" });
+}
+
+/** The app whose card is at the root: the configured one, else the only app; none among several. */
+function defaultApp(deps: ApiDeps): App {
+  if (deps.a2aDefaultApp !== undefined) return findApp(deps.apps, deps.a2aDefaultApp);
+  const [only, ...others] = deps.apps.values();
+  if (only && others.length === 0) return only;
+  throw new BatonError(
+    "not_found",
+    "No default A2A app: this Worker serves several apps, so each card is at /a2a/<app>/.well-known/agent-card.json (createWorker's a2a.defaultApp names one for the root).",
+  );
+}
 
 /**
  * `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions; service tokens only, since A2A
  * contexts are not tied to the caller's user (docs/decisions/022).
  */
-export const a2aRpc = new Hono<HonoEnv>().post("/a2a/:app", (c) => {
-  assertService(callerOf(c), "A2A serving");
-  return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c)));
-});
+export const a2aRpc = new Hono<HonoEnv>()
+  .post("/a2a/:app", (c) => rpc(c, findApp(c.var.deps.apps, c.req.param("app"))))
+  // The default app at the host's root too: clients handed only the host post their calls there.
+  .post("/", (c) => rpc(c, defaultApp(c.var.deps)));
 
-function cardOf(c: Context<HonoEnv>) {
+function rpc(c: Context<HonoEnv>, app: App) {
+  assertService(callerOf(c), "A2A serving");
+  return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c, app)));
+}
+
+/**
+ * A2A 1.0's HTTP+JSON binding (§11) under `/a2a/:app`, behind the same request handler as JSON-RPC. Task
+ * ids hold a `:`, so `…/tasks/{id}:cancel` and `…:subscribe` are told apart by their ending.
+ */
+export const a2aRest = new Hono<HonoEnv>()
+  .post("/a2a/:app/:op{message:send}", (c) => rest(c, { op: "send" }))
+  .post("/a2a/:app/:op{message:stream}", (c) => rest(c, { op: "stream" }))
+  .get("/a2a/:app/tasks", (c) => rest(c, { op: "list" }))
+  .get("/a2a/:app/extendedAgentCard", (c) => rest(c, { op: "extendedCard" }))
+  .on(["GET", "POST"], "/a2a/:app/tasks/:ref{[^/]+}", (c) =>
+    rest(c, taskCall(c.req.method, c.req.param("ref"))),
+  );
+
+const SUBSCRIBE = ":subscribe";
+const CANCEL = ":cancel";
+
+/** `GET …/tasks/{id}`, `GET|POST …/tasks/{id}:subscribe`, `POST …/tasks/{id}:cancel`; other POSTs 404. */
+function taskCall(method: string, ref: string): RestCall {
+  if (ref.endsWith(SUBSCRIBE)) return { op: "subscribe", id: ref.slice(0, -SUBSCRIBE.length) };
+  if (method === "POST" && ref.endsWith(CANCEL)) return { op: "cancel", id: ref.slice(0, -CANCEL.length) };
+  if (method === "GET") return { op: "get", id: ref };
+  throw new BatonError("not_found", `No A2A operation at POST …/tasks/${ref}.`);
+}
+
+function rest(c: Context<HonoEnv>, call: RestCall) {
+  assertService(callerOf(c), "A2A serving");
   const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");
+  return handleRest(call, c.req.raw, new BatonA2aRequestHandler(serverDeps(c, app)));
+}
+
+function cardOf(c: Context<HonoEnv>, app: App) {
   const url = `${new URL(c.req.url).origin}/a2a/${app.name}`;
   return buildAgentCard(app, { url, bearer: tokensOf(c.env.API_TOKENS).length > 0, version: BATON_VERSION });
 }
 
-function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
+function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
   const deps = c.var.deps;
   const { taskStore } = deps;
   if (!taskStore)
@@ -44,8 +99,8 @@ function serverDeps(c: Context<HonoEnv>): A2aServerDeps {
   const waitUntil = waitUntilOf(c, services.log);
   const onTrace = otlpTraceSink(c.env, services, waitUntil);
   return {
-    app: findApp(c.var.deps.apps, c.req.param("app") ?? ""),
-    card: cardOf(c),
+    app,
+    card: cardOf(c, app),
     sessionStore: deps.sessionStore,
     taskStore,
     services,

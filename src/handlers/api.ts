@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { a2aCards, a2aRpc } from "./a2a.js";
+import { a2aCards, a2aRest, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
 import { requireToken } from "./auth.js";
 import { dev } from "./dev.js";
@@ -38,7 +38,9 @@ export function createAdkApi<B extends BatonBindings>(
   api.route("/", a2aCards);
   // A2A checks its own body size to answer JSON-RPC errors, so it is mounted before the ADK limit.
   api.use("/a2a/*", requireToken());
+  api.post("/", requireToken());
   api.route("/", a2aRpc);
+  api.route("/", a2aRest);
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,

@@ -2,10 +2,13 @@ import type { Hono } from "hono";
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
 import { defaultServices } from "../defaults.js";
+import type { EmailSupport } from "../email/email-support.js";
+import type { IncomingEmail } from "../email/receive-email.js";
 import { aiSdkModelPort } from "../models/ai-sdk-model-port.js";
 import type { ModelProvider } from "../models/model-provider.js";
 import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
+import { fireSchedules } from "../schedules/fire-schedules.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
@@ -15,6 +18,7 @@ import type { ConsumerDeps } from "../webhooks/turn-consumer.js";
 import { consumeTurns } from "../webhooks/turn-consumer.js";
 import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
 import type { TurnMessage } from "../webhooks/turn-record.js";
+import { turnSource } from "../webhooks/turn-sources.js";
 import { createAdkApi } from "./api.js";
 import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
 
@@ -36,8 +40,11 @@ export interface WorkerOptions {
   models?: readonly ModelProvider[];
   /** Overrides of the clock, ids, sleep, log or model port (tests). The env is always the Worker's env. */
   services?: Partial<RunServices>;
-  /** A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`). */
-  a2a?: { userId?: string };
+  /**
+   * A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`),
+   * and the app whose card is at the root `/.well-known/agent-card.json` (default: the only app).
+   */
+  a2a?: { userId?: string; defaultApp?: string };
   /**
    * Serves every app as an MCP server at `/mcp/<app>`: `mcpServer()` from `@baton-agents/core/mcp` (its own
    * entry, so a Worker without it bundles no MCP SDK).
@@ -45,6 +52,8 @@ export interface WorkerOptions {
   mcp?: Hono<HonoEnv>;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
+  /** Inbound email (`inboundEmail` from `@baton-agents/core/cloudflare/email`), needed by apps with an `email` route. */
+  email?: EmailSupport;
 }
 
 /**
@@ -69,7 +78,7 @@ const secretOf = (env: BatonWorkerEnv) => (name: string) => {
 
 /**
  * The Worker's handlers for a set of apps: ADK's HTTP API over Durable Object sessions, webhook deliveries,
- * and the queue consumers that run webhook turns (`TURNS`) and record dead letters.
+ * cron firings (`scheduled`), inbound mail (`email`), and the queue consumers that run queued turns (`TURNS`) and record dead letters.
  * @example
  * export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
  * export default createWorker({ apps: [helpdesk], models: [openaiCompatible()] });
@@ -80,6 +89,10 @@ export function createWorker(options: WorkerOptions) {
     if (apps.has(app.name)) throw new BatonError("invalid_config", `Two apps are named "${app.name}".`);
     apps.set(app.name, app);
   }
+  const emailSupport = options.email;
+  const defaultApp = options.a2a?.defaultApp;
+  if (defaultApp !== undefined && !apps.has(defaultApp))
+    throw new BatonError("invalid_config", `a2a.defaultApp names no app: "${defaultApp}".`);
   const models = aiSdkModelPort(options.models);
   const replayApps = withReplay(apps);
   const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
@@ -98,6 +111,7 @@ export function createWorker(options: WorkerOptions) {
       sessionStore: new DurableObjectSessionStore(env),
       taskStore: new DurableObjectTaskStore(env),
       ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
+      ...(defaultApp === undefined ? {} : { a2aDefaultApp: defaultApp }),
       services: services(env),
       ...(webhooks ? { webhooks } : {}),
     };
@@ -130,11 +144,39 @@ export function createWorker(options: WorkerOptions) {
       fetch: runServices.fetch,
       secret: secretOf(env),
       onTrace: otlpTraceSink(env, runServices, (work) => ctx.waitUntil(work)),
+      sourceOf: (app, record) =>
+        record.origin === "email" && app.emailRoute && emailSupport
+          ? emailSupport.source(app.emailRoute, env)
+          : turnSource(app, record),
     };
   };
   const deadLetterQueue = options.deadLetterQueue ?? DEFAULT_DEAD_LETTER_QUEUE;
+  const scheduled = async (controller: ScheduledController, env: BatonWorkerEnv) => {
+    const deps = acceptDeps(env);
+    if (!deps)
+      throw new BatonError(
+        "invalid_config",
+        "Cron schedules need the TURNS queue and the WEBHOOK_TURNS Durable Object bindings (see wrangler.toml).",
+      );
+    await fireSchedules(appsFor(env), controller, { ...deps, log: services(env).log });
+  };
+  const email = async (message: IncomingEmail, env: BatonWorkerEnv) => {
+    const deps = acceptDeps(env);
+    if (!deps || !emailSupport) {
+      message.setReject("This mailbox is not set up to take mail.");
+      throw new BatonError(
+        "invalid_config",
+        emailSupport
+          ? "Inbound email needs the TURNS queue and the WEBHOOK_TURNS Durable Object bindings (see wrangler.toml)."
+          : "Inbound email needs `email: inboundEmail` (from @baton-agents/core/cloudflare/email) in createWorker's options.",
+      );
+    }
+    await emailSupport.receive(appsFor(env), message, { ...deps, log: services(env).log });
+  };
   return {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+    email: (message: IncomingEmail, env: BatonWorkerEnv, _ctx: ExecutionContext) => email(message, env),
+    scheduled: (controller, env, _ctx) => scheduled(controller, env),
     queue: (batch, env, ctx) =>
       batch.queue === deadLetterQueue
         ? consumeDeadLetters(batch, consumerDeps(env, ctx))

@@ -48,6 +48,8 @@ export interface ApiDeps {
   taskStore?: TaskStore;
   /** The user every A2A context belongs to; by default `A2A_USER_<contextId>`, as ADK does. */
   a2aUserId?: string;
+  /** The app whose agent card is at the root `/.well-known/agent-card.json` (default: the only app). */
+  a2aDefaultApp?: string;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
 }

@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LlmRequest, LlmResponse, RetryPolicy } from "../core/llm.js";
 import { toCallOptions } from "./convert.js";
-import { finalResponse, partFromOutput } from "./convert-response.js";
+import { finalResponse, groundingMetadataOf, partFromOutput } from "./convert-response.js";
 import { retried, single, withRetries } from "./retry.js";
 import { StreamAggregator } from "./stream-aggregator.js";
 
@@ -53,6 +53,7 @@ export function callModel(
         usage: result.usage,
         modelVersion: result.response?.modelId ?? model.modelId,
         streaming: false,
+        groundingMetadata: groundingMetadataOf(result.providerMetadata),
       });
     }, retry),
   );

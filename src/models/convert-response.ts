@@ -35,6 +35,47 @@ export function parseToolInput(input: string, toolName: string): Record<string, 
   return { value };
 }
 
+/** The AI SDK Google provider's name for Gemini's code execution (its `executableCode` / `codeExecutionResult` parts). */
+const CODE_EXECUTION = "code_execution";
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `{"language", "code"}` (the provider's JSON of Gemini's part) as an `executableCode` part. */
+function executableCodeOf(input: string): Part | undefined {
+  const parsed = parseToolInput(input, CODE_EXECUTION);
+  if (typeof parsed.code !== "string") return undefined;
+  return {
+    executableCode: {
+      code: parsed.code,
+      ...(typeof parsed.language === "string" ? { language: parsed.language } : {}),
+    },
+  };
+}
+
+/** `{"outcome", "output"}` as a `codeExecutionResult` part. */
+function codeExecutionResultOf(result: unknown): Part | undefined {
+  if (!isRecord(result)) return undefined;
+  const { outcome, output } = result;
+  return {
+    codeExecutionResult: {
+      ...(typeof outcome === "string" ? { outcome } : {}),
+      ...(typeof output === "string" ? { output } : {}),
+    },
+  };
+}
+
+/**
+ * Gemini's grounding metadata (Google Search, Maps, URL context), which `@ai-sdk/google` passes on as
+ * `providerMetadata.google.groundingMetadata` (`vertex` for Vertex): ADK keeps it on the event as it came.
+ */
+export function groundingMetadataOf(
+  metadata: SharedV3ProviderMetadata | undefined,
+): Record<string, unknown> | undefined {
+  const grounding = metadata?.google?.groundingMetadata ?? metadata?.vertex?.groundingMetadata;
+  return isRecord(grounding) ? { ...grounding } : undefined;
+}
+
 /** One output part in ADK form: an empty provider id is left undefined, so the agent mints an `adk-` id. */
 export function partFromOutput(output: LanguageModelV3Content): Part | undefined {
   switch (output.type) {
@@ -45,12 +86,17 @@ export function partFromOutput(output: LanguageModelV3Content): Part | undefined
     case "reasoning":
       return signed({ text: output.text, thought: true }, output.providerMetadata);
     case "tool-call": {
-      // Provider-executed tools already ran on the provider's side; there is nothing for the agent to do.
+      // Gemini's code execution: the code it ran, as genai's `executableCode` part (ADK keeps it on the event).
+      if (output.providerExecuted && output.toolName === CODE_EXECUTION)
+        return executableCodeOf(output.input);
+      // Other provider-executed tools already ran on the provider's side; there is nothing for the agent to do.
       if (output.providerExecuted) return undefined;
       const args = parseToolInput(output.input, output.toolName);
       const call = { ...(output.toolCallId ? { id: output.toolCallId } : {}), name: output.toolName, args };
       return signed({ functionCall: call }, output.providerMetadata);
     }
+    case "tool-result":
+      return output.toolName === CODE_EXECUTION ? codeExecutionResultOf(output.result) : undefined;
     case "file": {
       const data = typeof output.data === "string" ? output.data : convertUint8ArrayToBase64(output.data);
       return { inlineData: { mimeType: output.mediaType, data } };
@@ -99,6 +145,8 @@ export interface FinishedOutput {
   usage?: LanguageModelV3Usage | undefined;
   modelVersion: string;
   streaming: boolean;
+  /** Gemini's grounding metadata of the answer, when it has one (`groundingMetadataOf`). */
+  groundingMetadata?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -116,6 +164,7 @@ export function finalResponse(output: FinishedOutput): LlmResponse {
   const usageMetadata = usageMetadataOf(output.usage);
   const base: LlmResponse = { finishReason, modelVersion: output.modelVersion };
   if (usageMetadata) base.usageMetadata = usageMetadata;
+  if (output.groundingMetadata) base.groundingMetadata = output.groundingMetadata;
   if (output.parts.length > 0) return { ...base, content: { role: "model", parts: output.parts } };
   if (finishReason !== "STOP") {
     return {

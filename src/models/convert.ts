@@ -5,13 +5,20 @@ import type {
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
   LanguageModelV3Prompt,
+  LanguageModelV3ProviderTool,
   SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
 import { isJSONValue } from "@ai-sdk/provider";
 import type { Content, Part } from "../core/content.js";
+import { type ContentLog, logOf } from "../core/content-log.js";
 import { deepFreeze } from "../core/frozen.js";
 import { type GenerateContentConfig, toJsonSchema, wantsJson } from "../core/generate-content-config.js";
-import type { LlmRequest, ToolDeclaration } from "../core/llm.js";
+import {
+  argumentsSchema,
+  type GeminiBuiltInTool,
+  type LlmRequest,
+  type ToolDeclaration,
+} from "../core/llm.js";
 import { hasMemo, memoized } from "../core/memo.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
@@ -166,29 +173,61 @@ function keptMessages(content: Content): readonly LanguageModelV3Message[] | und
   });
 }
 
+/** Appends one content's messages to `prompt`: the kept ones of a stored content, or converted now. */
+function appendContent(prompt: LanguageModelV3Prompt, content: Content, ids: CallIds): void {
+  const known = keptMessages(content);
+  if (known === undefined) {
+    pushMessages(prompt, content, ids);
+    return;
+  }
+  // An index loop: iterating a frozen array is several times slower in V8 (this runs per message).
+  for (let i = 0; i < known.length; i++) {
+    const message = known[i];
+    if (message) prompt.push(message);
+  }
+}
+
+/** The messages of a content log's contents so far, and where each content's messages end. */
+interface LoggedPrompt {
+  readonly messages: LanguageModelV3Message[];
+  readonly ends: number[];
+  readonly ids: CallIds;
+}
+
+const LOGGED_PROMPT = Symbol("logged prompt");
+
+/**
+ * The messages of the first `count` contents of `log`, converting only those added since the last call:
+ * the same messages, in the same order, with the same synthetic call ids, as a whole pass.
+ */
+function loggedMessages(log: ContentLog, count: number): LanguageModelV3Message[] {
+  const found = log.derived.get(LOGGED_PROMPT);
+  const logged = (found ?? { messages: [], ends: [], ids: new CallIds() }) as LoggedPrompt; // SAFETY: only this function sets the key, to a `LoggedPrompt`.
+  if (found === undefined) log.derived.set(LOGGED_PROMPT, logged);
+  for (let i = logged.ends.length; i < count; i++) {
+    const content = log.contents[i];
+    if (content) appendContent(logged.messages, content, logged.ids);
+    logged.ends.push(logged.messages.length);
+  }
+  return logged.messages.slice(0, count === 0 ? 0 : logged.ends[count - 1]);
+}
+
 /**
  * ADK history → AI SDK prompt. Role `model` becomes an assistant message (text, reasoning from
  * `thought` parts, tool calls with the function-call id); other roles become user messages, their
  * function responses a tool message with JSON output. Empty contents and code-execution parts are dropped.
- * A stored content whose calls carry ids is converted once and its (frozen) messages reused.
+ * A stored content whose calls carry ids is converted once and its (frozen) messages reused; contents read
+ * from a content log (an agent's kept history, `core/content-log.ts`) are converted once per log.
  */
 export function toPrompt(systemInstruction: string, contents: readonly Content[]): LanguageModelV3Prompt {
-  const ids = new CallIds();
-  const prompt: LanguageModelV3Prompt = systemInstruction
+  const system: LanguageModelV3Prompt = systemInstruction
     ? [{ role: "system", content: systemInstruction }]
     : [];
-  for (const content of contents) {
-    const known = keptMessages(content);
-    if (known) {
-      // An index loop: iterating a frozen array is several times slower in V8 (this runs per message).
-      for (let i = 0; i < known.length; i++) {
-        const message = known[i];
-        if (message) prompt.push(message);
-      }
-      continue;
-    }
-    pushMessages(prompt, content, ids);
-  }
+  const log = logOf(contents);
+  if (log) return system.concat(loggedMessages(log, contents.length));
+  const ids = new CallIds();
+  const prompt = system;
+  for (const content of contents) appendContent(prompt, content, ids);
   return prompt;
 }
 
@@ -198,7 +237,7 @@ export const toTools = (tools: ToolDeclaration[]): LanguageModelV3FunctionTool[]
     type: "function",
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.parameters,
+    inputSchema: argumentsSchema(tool),
   }));
 
 /** The settings the AI SDK takes as they are, by the same name. */
@@ -224,9 +263,21 @@ export function toCallSettings(config: GenerateContentConfig): Partial<LanguageM
   return settings;
 }
 
+/** Gemini's built-in tools as the AI SDK Google provider's provider-defined tools (`google.tools.googleSearch({})`…). */
+const PROVIDER_TOOL_IDS: Readonly<Record<GeminiBuiltInTool, { id: `google.${string}`; name: string }>> = {
+  googleSearch: { id: "google.google_search", name: "google_search" },
+  urlContext: { id: "google.url_context", name: "url_context" },
+  googleMaps: { id: "google.google_maps", name: "google_maps" },
+  codeExecution: { id: "google.code_execution", name: "code_execution" },
+};
+
+/** A request's built-in tools, which `@ai-sdk/google` (and Vertex) send as `{"googleSearch": {}}` and so on. */
+export const toProviderTools = (builtIns: readonly GeminiBuiltInTool[] = []): LanguageModelV3ProviderTool[] =>
+  builtIns.map((builtIn) => ({ type: "provider", ...PROVIDER_TOOL_IDS[builtIn], args: {} }));
+
 /** The full call options for `doGenerate`/`doStream`: the model is offered tools, never made to use one. */
 export function toCallOptions(request: LlmRequest, signal?: AbortSignal): LanguageModelV3CallOptions {
-  const tools = toTools(request.tools);
+  const tools = [...toTools(request.tools), ...toProviderTools(request.builtInTools)];
   return {
     ...toCallSettings(request.config ?? {}),
     prompt: toPrompt(request.systemInstruction, request.contents),

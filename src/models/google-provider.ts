@@ -1,9 +1,10 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { type ModelProvider, requiredSetting } from "./model-provider.js";
+import { type ModelProvider, optionalSetting, requiredSetting } from "./model-provider.js";
 
 /**
- * `google:<model>` (Gemini) through `@ai-sdk/google`, with `GOOGLE_GENERATIVE_AI_API_KEY` from the env.
- * Agent Config YAML's bare model names (`gemini-2.5-flash`) resolve here.
+ * `google:<model>` (Gemini) through `@ai-sdk/google`, with `GOOGLE_GENERATIVE_AI_API_KEY` (and
+ * `GOOGLE_GENERATIVE_AI_BASE_URL`, for a gateway or proxy) from the env. Agent Config YAML's bare model names
+ * (`gemini-2.5-flash`) resolve here. Gemini's built-in tools (`googleSearch`, …) reach the API through it.
  * @example
  * import { google } from "@baton-agents/core/models/google";
  * createWorker({ apps: [helpdesk], models: [google()] });
@@ -11,9 +12,10 @@ import { type ModelProvider, requiredSetting } from "./model-provider.js";
 export function google(): ModelProvider {
   return {
     name: "google",
-    model: (modelId, env, spec) =>
-      createGoogleGenerativeAI({ apiKey: requiredSetting(env, "GOOGLE_GENERATIVE_AI_API_KEY", spec) })(
-        modelId,
-      ),
+    model(modelId, env, spec) {
+      const apiKey = requiredSetting(env, "GOOGLE_GENERATIVE_AI_API_KEY", spec);
+      const baseURL = optionalSetting(env, "GOOGLE_GENERATIVE_AI_BASE_URL");
+      return createGoogleGenerativeAI({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+    },
   };
 }

@@ -6,7 +6,12 @@ import type {
 } from "@ai-sdk/provider";
 import type { Part } from "../core/content.js";
 import type { LlmResponse } from "../core/llm.js";
-import { finalResponse, partFromOutput, thoughtSignatureOf } from "./convert-response.js";
+import {
+  finalResponse,
+  groundingMetadataOf,
+  partFromOutput,
+  thoughtSignatureOf,
+} from "./convert-response.js";
 
 /**
  * Folds one `doStream` stream into ADK responses: each text or reasoning delta gives a partial response
@@ -18,6 +23,7 @@ export class StreamAggregator {
   private readonly open = new Map<string, Part>();
   private finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: undefined };
   private usage: LanguageModelV3Usage | undefined;
+  private groundingMetadata: Record<string, unknown> | undefined;
 
   constructor(private modelVersion: string) {}
 
@@ -37,6 +43,7 @@ export class StreamAggregator {
         this.open.delete(part.id);
         return undefined;
       case "tool-call":
+      case "tool-result":
       case "file": {
         const converted = partFromOutput(part);
         if (converted) this.parts.push(converted);
@@ -48,6 +55,7 @@ export class StreamAggregator {
       case "finish":
         this.finishReason = part.finishReason;
         this.usage = part.usage;
+        this.groundingMetadata = groundingMetadataOf(part.providerMetadata);
         return undefined;
       case "error":
         throw part.error;
@@ -65,6 +73,7 @@ export class StreamAggregator {
       usage: this.usage,
       modelVersion: this.modelVersion,
       streaming: true,
+      groundingMetadata: this.groundingMetadata,
     });
   }
 

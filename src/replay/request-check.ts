@@ -1,5 +1,5 @@
 import type { LlmAgent } from "../agents/llm-agent.js";
-import type { LlmRequest } from "../core/llm.js";
+import { GEMINI_BUILT_IN_TOOLS, type GeminiBuiltInTool, type LlmRequest } from "../core/llm.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { differences } from "./differences.js";
 import { asJson, genaiToCamel, isRecord } from "./genai-keys.js";
@@ -53,7 +53,8 @@ function normalizeSchema(schema: unknown): unknown {
 interface Declaration {
   name: string;
   description: string;
-  parameters: unknown;
+  /** Absent when the declaration has none (ADK's for a function of no arguments): presence is compared too. */
+  parameters?: unknown;
 }
 
 const normalizeDeclaration = (d: {
@@ -64,32 +65,57 @@ const normalizeDeclaration = (d: {
   name: String(d.name),
   description:
     d.name === TRANSFER_TOOL_NAME ? PINNED_TRANSFER_DESCRIPTION : String(d.description ?? "").trim(),
-  parameters: normalizeSchema(d.parameters ?? {}),
+  ...(d.parameters === undefined ? {} : { parameters: normalizeSchema(d.parameters) }),
 });
 
-/** The recorded `config.tools` (genai `Tool[]`) as a flat, normalised declaration list. */
-function recordedDeclarations(tools: unknown, problems: string[]): Declaration[] {
-  if (tools === undefined) return [];
+/** A recorded genai `Tool` that enables one of Gemini's built-in tools (`{"google_search": {}}`), by its key. */
+function builtInOf(camel: Record<string, unknown>): GeminiBuiltInTool | undefined {
+  const [key, ...more] = Object.keys(camel);
+  const value = key === undefined ? undefined : camel[key];
+  if (more.length > 0 || !isRecord(value) || Object.keys(value).length > 0) return undefined;
+  return GEMINI_BUILT_IN_TOOLS.find((name) => name === key);
+}
+
+/**
+ * The recorded `config.tools` (genai `Tool[]`): its function declarations as one flat, normalised list, and
+ * the built-in tools it enables, in order. (Where the declarations sit among the built-ins is not compared:
+ * Baton's request keeps the two apart.)
+ */
+function recordedTools(
+  tools: unknown,
+  problems: string[],
+): { declarations: Declaration[]; builtIns: GeminiBuiltInTool[] } {
+  const declarations: Declaration[] = [];
+  const builtIns: GeminiBuiltInTool[] = [];
+  if (tools === undefined) return { declarations, builtIns };
   if (!Array.isArray(tools)) {
     problems.push("config.tools is not a list (unsupported)");
-    return [];
+    return { declarations, builtIns };
   }
-  return tools.flatMap((tool) => {
+  for (const tool of tools) {
     const camel = genaiToCamel(tool);
+    const builtIn = isRecord(camel) ? builtInOf(camel) : undefined;
+    if (builtIn !== undefined) {
+      builtIns.push(builtIn);
+      continue;
+    }
     if (!isRecord(camel) || !Array.isArray(camel.functionDeclarations) || Object.keys(camel).length !== 1) {
       problems.push(
-        `recorded tool ${JSON.stringify(tool).slice(0, 80)} is not a plain function tool (unsupported)`,
+        `recorded tool ${JSON.stringify(tool).slice(0, 80)} is neither a function tool nor one of Gemini's built-in tools (unsupported)`,
       );
-      return [];
+      continue;
     }
-    return camel.functionDeclarations.filter(isRecord).map((d) =>
-      normalizeDeclaration({
-        name: d.name,
-        description: d.description,
-        parameters: d.parameters ?? d.parametersJsonSchema,
-      }),
-    );
-  });
+    for (const d of camel.functionDeclarations.filter(isRecord)) {
+      declarations.push(
+        normalizeDeclaration({
+          name: d.name,
+          description: d.description,
+          parameters: d.parameters ?? d.parametersJsonSchema,
+        }),
+      );
+    }
+  }
+  return { declarations, builtIns };
 }
 
 /** Contents compared exactly, except function-call/response ids: Python strips its own `adk-` ids for Gemini,
@@ -147,8 +173,9 @@ export function requestProblems(live: LlmRequest, recorded: RecordedLlmRequest, 
       "contents",
     ),
   );
-  const tools = recordedDeclarations(config.tools, problems);
-  problems.push(...differences(tools, live.tools.map(normalizeDeclaration), "tools"));
+  const tools = recordedTools(config.tools, problems);
+  problems.push(...differences(tools.declarations, live.tools.map(normalizeDeclaration), "tools"));
+  problems.push(...differences(tools.builtIns, live.builtInTools ?? [], "builtInTools"));
   const instruction = config.system_instruction;
   if (typeof instruction === "string")
     problems.push(...instructionProblems(live.systemInstruction, instruction));

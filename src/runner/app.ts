@@ -1,9 +1,13 @@
 import type { BaseAgent } from "../agents/base-agent.js";
+import { LlmAgent } from "../agents/llm-agent.js";
 import type { RunPlugin } from "../agents/plugins.js";
 import { treeScopes } from "../agents/state-scopes.js";
+import { defineEmailRoute, type EmailRoute, type EmailRouteConfig } from "../core/email.js";
 import { BatonError } from "../core/errors.js";
+import { defineSchedules, type ScheduleConfig, type ScheduleDefinition } from "../core/schedule.js";
 import type { SharedScope } from "../core/state.js";
 import type { WebhookDefinition } from "../core/webhook.js";
+import { checkCompactionConfig, type EventsCompactionConfig } from "./events-compaction.js";
 
 export interface AppConfig {
   /** The app's name in URLs (`/apps/:app/...`). */
@@ -20,6 +24,18 @@ export interface AppConfig {
   plugins?: readonly RunPlugin[];
   /** Hooks that start turns from signed deliveries, served at `POST /webhooks/:app/:hook` (`webhook()`). */
   webhooks?: readonly WebhookDefinition[];
+  /**
+   * Cron schedules: each firing of a cron listed in wrangler.toml's `[triggers] crons` runs one queued turn
+   * per schedule declared with that cron (docs/triggers.md).
+   */
+  schedules?: readonly ScheduleConfig[];
+  /** Inbound email (the Worker's `email` handler): mail to the route's address starts a turn in its thread's session. */
+  email?: EmailRouteConfig;
+  /**
+   * ADK `events_compaction_config`: after a turn, older events are summarized into a compaction event that
+   * prompts read in their place; stored events stay readable. Off by default.
+   */
+  eventsCompactionConfig?: EventsCompactionConfig;
 }
 
 export interface App extends Readonly<AppConfig> {
@@ -27,6 +43,10 @@ export interface App extends Readonly<AppConfig> {
   readonly agents: ReadonlyMap<string, BaseAgent>;
   /** The app's hooks by name. */
   readonly hooks: ReadonlyMap<string, WebhookDefinition>;
+  /** The app's schedules by name, checked (`defineSchedules`). */
+  readonly schedulesByName: ReadonlyMap<string, ScheduleDefinition>;
+  /** The app's email route, checked (`defineEmailRoute`). */
+  readonly emailRoute?: EmailRoute;
   /** The shared state scopes some agent of the tree may touch (`treeScopes`); the runner adds its plugins' and the request's. */
   readonly stateScopes: readonly SharedScope[];
 }
@@ -54,6 +74,8 @@ export function defineApp(config: AppConfig): App {
         `Agent name "${agent.name}" appears twice in app "${config.name}".`,
       );
     agents.set(agent.name, agent);
+    // Gemini's built-in tools on another model fail here, at load, as ADK's configuration error does.
+    if (agent instanceof LlmAgent) agent.checkToolModels();
     for (const sub of agent.subAgents) visit(sub);
   };
   visit(config.rootAgent);
@@ -63,5 +85,16 @@ export function defineApp(config: AppConfig): App {
       throw new TypeError(`Two webhooks of app "${config.name}" are named "${hook.name}".`);
     hooks.set(hook.name, hook);
   }
-  return { ...config, agents, hooks, stateScopes: treeScopes(config.rootAgent) };
+  const schedulesByName = defineSchedules(config.name, config.schedules ?? []);
+  const emailRoute = config.email ? defineEmailRoute(config.name, config.email) : undefined;
+  const compaction = config.eventsCompactionConfig;
+  return {
+    ...config,
+    ...(compaction ? { eventsCompactionConfig: checkCompactionConfig(compaction, config.rootAgent) } : {}),
+    agents,
+    hooks,
+    schedulesByName,
+    ...(emailRoute ? { emailRoute } : {}),
+    stateScopes: treeScopes(config.rootAgent),
+  };
 }

@@ -11,6 +11,7 @@ import { type StateMap, scopesOfKeys, TEMP_PREFIX, unionScopes } from "../core/s
 import type { OpenSpan, TurnTrace } from "../core/trace.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
+import { compactAfterTurn } from "./compact-after-turn.js";
 import { startHeartbeat } from "./lease-heartbeat.js";
 import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
@@ -171,6 +172,8 @@ export class Runner {
         for await (const event of chosen.runAsync(ctx))
           yield event.partial ? stamp(event) : await persist(event);
         for (const plugin of this.app.plugins ?? []) await plugin.afterRun?.(ctx);
+        const compaction = this.app.eventsCompactionConfig;
+        if (compaction) await compactAfterTurn(compaction, { session, persist, ctx, log: this.services.log });
       } catch (error) {
         // An error no agent claimed is the store's refusal. A lapsed lease is recorded if the session is
         // free (nobody took it over); otherwise nothing more can be recorded.

@@ -76,7 +76,7 @@ export class RuntimeAgent extends BaseAgent {
       if (confirmed.actions.transferToAgent) return yield* this.handOffTo(ctx, confirmed);
     }
     const cbCtx = new CallbackContext(ctx);
-    const request = await buildLlmRequest(this, this.config, ctx, cbCtx, offered.list);
+    const request = await buildLlmRequest(this, this.config, ctx, cbCtx, undefined, offered.list);
     if (this.config.beforeModel !== undefined) request.contents = editableContents(request.contents);
     const replaced = await firstResult(this.config.beforeModel, (cb) => cb(cbCtx, request));
     if (replaced !== undefined) return yield* this.replacedTurn(ctx, cbCtx, replaced);

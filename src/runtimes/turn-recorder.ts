@@ -4,7 +4,7 @@ import type { InvocationContext } from "../agents/invocation-context.js";
 import type { ToolCallbacks } from "../agents/tool-execution.js";
 import { type CallOutcome, runToolCall } from "../agents/tool-execution.js";
 import type { FunctionCall } from "../core/content.js";
-import type { ToolDeclaration } from "../core/llm.js";
+import { argumentsSchema, type ToolDeclaration } from "../core/llm.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "../transfer/constants.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
@@ -36,7 +36,7 @@ export class TurnRecorder {
     return offered.map((declaration) => ({
       name: declaration.name,
       description: declaration.description,
-      parameters: declaration.parameters,
+      parameters: argumentsSchema(declaration),
       execute: (args, callId) => this.run({ id: callId, name: declaration.name, args }),
       rejects: (args) => {
         if (declaration.name !== TRANSFER_TOOL_NAME) return undefined;

@@ -2,6 +2,8 @@ import type { SessionKey } from "../core/session.js";
 import type {
   TaskFeedEntry,
   TaskKey,
+  TaskListPage,
+  TaskListQuery,
   TaskPayload,
   TaskRecord,
   TaskStore,
@@ -18,7 +20,7 @@ import { remote } from "./rpc-result.js";
  * so any isolate reads it, cancels it and follows it (a stream the object writes as updates commit).
  */
 export class DurableObjectTaskStore implements TaskStore {
-  constructor(private readonly env: Pick<SessionStoreEnv, "SESSIONS">) {}
+  constructor(private readonly env: Pick<SessionStoreEnv, "SESSIONS" | "APPS">) {}
 
   async openTask(key: TaskKey, invocationId: string, write: TaskWrite): Promise<TaskWriteResult> {
     return this.#session(key).openTask(key.taskId, invocationId, write);
@@ -45,6 +47,10 @@ export class DurableObjectTaskStore implements TaskStore {
 
   async activeTask(key: SessionKey): Promise<string | null> {
     return this.#session(key).activeTask();
+  }
+
+  async listTasks({ appName, ...query }: TaskListQuery): Promise<TaskListPage> {
+    return remote(this.env.APPS.getByName(JSON.stringify([appName]))).listTasks(query);
   }
 
   #session(key: SessionKey) {

@@ -7,7 +7,14 @@ import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
 import { hasKeys, mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
-import type { TaskKey, TaskPayload, TaskStore, TaskWrite, TaskWriteOptions } from "../core/task-store.js";
+import type {
+  TaskKey,
+  TaskListQuery,
+  TaskPayload,
+  TaskStore,
+  TaskWrite,
+  TaskWriteOptions,
+} from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
 import { InMemoryTasks } from "./in-memory-tasks.js";
@@ -111,6 +118,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 
   async deleteSession(key: SessionKey): Promise<void> {
     this.#sessions.get(scopeKey(key.appName, key.userId))?.delete(key.sessionId);
+    this.#tasks.forget(key);
   }
 
   async appendEvent(key: SessionKey, event: Event, options?: { lease?: string }): Promise<Event> {
@@ -214,6 +222,10 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 
   async activeTask(key: SessionKey) {
     return this.#tasks.active(key);
+  }
+
+  async listTasks(query: TaskListQuery) {
+    return this.#tasks.list(query);
   }
 
   /**

@@ -2,8 +2,11 @@ import type { SessionKey } from "../core/session.js";
 import type {
   TaskFeedEntry,
   TaskKey,
+  TaskListPage,
+  TaskListQuery,
   TaskPayload,
   TaskRecord,
+  TaskSummary,
   TaskWrite,
   TaskWriteOptions,
   TaskWriteResult,
@@ -11,6 +14,13 @@ import type {
 import { feedQueue } from "./feed-queue.js";
 import { TaskFeedHub } from "./task-feed-hub.js";
 import { afterWrite, endsFeed, judgeOpen, judgeWrite, snapshotEntry, updateEntry } from "./task-rules.js";
+import { taskSummaryOf } from "./task-summary.js";
+
+interface IndexRow extends TaskSummary {
+  taskId: string;
+  userId: string;
+  snapshot: TaskPayload;
+}
 
 const sessionOf = (key: SessionKey): string => JSON.stringify([key.appName, key.userId, key.sessionId]);
 
@@ -20,6 +30,8 @@ export class InMemoryTasks {
   readonly #records = new Map<string, Map<string, TaskRecord>>();
   readonly #updates = new Map<string, TaskPayload[]>();
   readonly #hub = new TaskFeedHub();
+  /** Every task by app, as the Durable Object's app index keeps it. */
+  readonly #index = new Map<string, Map<string, IndexRow>>();
 
   open(key: TaskKey, invocationId: string, write: TaskWrite): TaskWriteResult {
     const current = this.get(key);
@@ -74,6 +86,41 @@ export class InMemoryTasks {
     return [...records].find((r) => r.invocationId === invocationId && r.cancelRequested)?.taskId;
   }
 
+  /** A page of the app's tasks, filtered and ordered as the app object's index does it. */
+  list(query: TaskListQuery): TaskListPage {
+    const { after } = query;
+    const matching = [...(this.#index.get(query.appName)?.values() ?? [])]
+      .filter(
+        (row) =>
+          (query.userId === undefined || row.userId === query.userId) &&
+          (query.contextId === undefined || row.contextId === query.contextId) &&
+          (query.state === undefined || row.state === query.state) &&
+          (query.statusTimeFrom === undefined || row.statusTime >= query.statusTimeFrom),
+      )
+      .sort((a, b) => b.statusTime - a.statusTime || (b.taskId < a.taskId ? -1 : 1));
+    const rest = after
+      ? matching.filter(
+          (row) =>
+            row.statusTime < after.statusTime ||
+            (row.statusTime === after.statusTime && row.taskId < after.taskId),
+        )
+      : matching;
+    const page = rest.slice(0, query.pageSize);
+    const last = page.at(-1);
+    return {
+      snapshots: page.map((row) => structuredClone(row.snapshot)),
+      totalSize: matching.length,
+      next: rest.length > page.length && last ? { statusTime: last.statusTime, taskId: last.taskId } : null,
+    };
+  }
+
+  /** Drops a deleted session's tasks from the app's index. */
+  forget(key: SessionKey): void {
+    const rows = this.#index.get(key.appName);
+    for (const [taskId, row] of rows ?? [])
+      if (row.userId === key.userId && row.contextId === key.sessionId) rows?.delete(taskId);
+  }
+
   /** The stored updates of a task, in order (tests). */
   updatesOf(key: TaskKey): TaskPayload[] {
     return structuredClone(this.#updates.get(this.#feedId(key)) ?? []);
@@ -86,6 +133,10 @@ export class InMemoryTasks {
     const session = this.#records.get(sessionOf(key)) ?? new Map<string, TaskRecord>();
     session.set(key.taskId, record);
     this.#records.set(sessionOf(key), session);
+    const rows = this.#index.get(key.appName) ?? new Map<string, IndexRow>();
+    const row = { ...taskSummaryOf(record.snapshot), taskId: key.taskId, userId: key.userId };
+    rows.set(key.taskId, { ...row, snapshot: structuredClone(record.snapshot) });
+    this.#index.set(key.appName, rows);
     const feedId = this.#feedId(key);
     this.#updates.set(feedId, [...(this.#updates.get(feedId) ?? []), structuredClone(write.update)]);
     this.#hub.publish(feedId, updateEntry(record.seq, record.phase, structuredClone(write)));

@@ -1,14 +1,23 @@
 import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import type { StateMap } from "../core/state.js";
+import type { TaskListPage, TaskListQuery } from "../core/task-store.js";
 import { Command, migrate, Query } from "./sql.js";
 import { readState, STATE_TABLE_SQL, writeState } from "./state-table.js";
+import {
+  forgetTasksOf,
+  indexTask,
+  listIndexedTasks,
+  TASK_INDEX_SQL,
+  type TaskIndexEntry,
+} from "./task-index-sql.js";
 
 /** Schemas as migration steps (step i takes version i to i + 1). */
 export const APP_SQL_SCHEMA: readonly string[] = [
   STATE_TABLE_SQL,
   // Step 2: who owns each session id, for the dev UI's trace view, which names a session without its user.
   "CREATE TABLE session_owners (session_id TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (session_id, user_id));",
+  TASK_INDEX_SQL,
 ];
 export const USER_SQL_SCHEMA: readonly string[] = [
   `${STATE_TABLE_SQL}
@@ -49,7 +58,10 @@ abstract class ScopeStateObject extends DurableObject {
   }
 }
 
-/** `app:` state, one object per app, shared by every user of the app, and who owns which session id. */
+/**
+ * `app:` state, one object per app, shared by every user of the app; who owns which session id; and the
+ * index of the app's A2A tasks.
+ */
 export class AppObject extends ScopeStateObject {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env, APP_SQL_SCHEMA);
@@ -64,8 +76,21 @@ export class AppObject extends ScopeStateObject {
     return readState(this.ctx.storage.sql);
   }
 
+  /** Forgets the session's owner and its tasks (a deleted session's tasks are gone with it). */
   forgetSession(sessionId: string, userId: string): void {
-    REMOVE_OWNER.run(this.ctx.storage.sql, sessionId, userId);
+    this.ctx.storage.transactionSync(() => {
+      REMOVE_OWNER.run(this.ctx.storage.sql, sessionId, userId);
+      forgetTasksOf(this.ctx.storage.sql, sessionId, userId);
+    });
+  }
+
+  /** Records a task as its session object just stored it (an older `seq` than the indexed one is ignored). */
+  indexTask(entry: TaskIndexEntry): void {
+    indexTask(this.ctx.storage.sql, entry);
+  }
+
+  listTasks(query: Omit<TaskListQuery, "appName">): TaskListPage {
+    return listIndexedTasks(this.ctx.storage.sql, query);
   }
 
   ownersOf(sessionId: string): string[] {

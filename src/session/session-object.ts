@@ -41,6 +41,7 @@ import {
 import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
 import { readState, writeState } from "./state-table.js";
+import { reportTask } from "./task-index-report.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 
 /** Counts the UTF-8 bytes of each row written, for the turn's trace (`core/stored-size.ts`). */
@@ -263,17 +264,26 @@ export class SessionObject extends DurableObject {
     return SELECT_TRACES.all(this.#sql);
   }
 
-  /** `TaskStore.openTask` for this session. */
-  openTask(taskId: string, invocationId: string, write: TaskWrite): TaskWriteResult {
-    return this.#load() ? this.#tasks.open(taskId, invocationId, write) : { ok: false, reason: "missing" };
+  /** `TaskStore.openTask` for this session; the app's task index hears of the task once it is stored. */
+  async openTask(taskId: string, invocationId: string, write: TaskWrite): Promise<TaskWriteResult> {
+    const cache = this.#load();
+    if (!cache) return { ok: false, reason: "missing" };
+    return this.#indexed(cache, this.#tasks.open(taskId, invocationId, write));
   }
 
   getTask(taskId: string): TaskRecord | null {
     return this.#tasks.get(taskId) ?? null;
   }
 
-  writeTask(taskId: string, write: TaskWrite, options: TaskWriteOptions): TaskWriteResult {
-    return this.#tasks.write(taskId, write, options);
+  async writeTask(taskId: string, write: TaskWrite, options: TaskWriteOptions): Promise<TaskWriteResult> {
+    const cache = this.#load();
+    const written = this.#tasks.write(taskId, write, options);
+    return cache ? this.#indexed(cache, written) : written;
+  }
+
+  async #indexed(cache: SessionCache, result: TaskWriteResult): Promise<TaskWriteResult> {
+    if (result.ok) await reportTask(this.env, cache.meta, result.record);
+    return result;
   }
 
   publishTask(taskId: string, update: TaskPayload): void {

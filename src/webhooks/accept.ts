@@ -1,6 +1,5 @@
 import { BatonError } from "../core/errors.js";
-import type { Clock, IdSource } from "../core/ids.js";
-import { newInvocationId } from "../core/ids.js";
+import type { Clock } from "../core/ids.js";
 import { assertSafeShape, assertSafeState } from "../core/safe-shape.js";
 import {
   type HeaderReader,
@@ -8,18 +7,14 @@ import {
   TurnRequestSchema,
   type WebhookDefinition,
 } from "../core/webhook.js";
+import { type EnqueueDeps, type EnqueueOutcome, enqueueTurn } from "./enqueue-turn.js";
 import { sha256Hex } from "./signing.js";
-import type { TurnLedger } from "./turn-ledger.js";
-import type { TurnMessage } from "./turn-record.js";
 
 /** What accepting needs from the Worker: the turn objects, the queue, the secrets, the clock and ids. */
-export interface AcceptDeps {
-  ledger: TurnLedger;
-  queue: { send(message: TurnMessage): Promise<unknown> };
+export interface AcceptDeps extends EnqueueDeps {
   /** A Worker secret by name, `undefined` when unset. */
   secret(name: string): string | undefined;
   clock: Clock;
-  ids: IdSource;
 }
 
 export interface Delivery {
@@ -30,10 +25,7 @@ export interface Delivery {
 }
 
 /** `accepted`: 202 and enqueued. `duplicate`: 200, same turn, nothing enqueued. `ignored`: 204. */
-export type AcceptOutcome =
-  | { kind: "accepted" | "duplicate"; turnId: string; sessionId: string }
-  | { kind: "ignored" }
-  | { kind: "challenge"; challenge: string };
+export type AcceptOutcome = EnqueueOutcome | { kind: "ignored" } | { kind: "challenge"; challenge: string };
 
 /**
  * Accepts one delivery fast: verify the raw body, parse, map to a turn, claim the delivery id in its turn
@@ -59,29 +51,10 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
     hook.deliveryId?.({ payload, headers }) ??
     hook.verify.deliveryId(headers, payload) ??
     `sha256:${await sha256Hex(body)}`;
-  const turnId = deps.ledger.turnIdOf(delivery.appName, hook.name, deliveryId);
-  const object = deps.ledger.turn(turnId);
-  if (!object) throw new BatonError("internal", `Turn id ${turnId} was not issued by the turn namespace.`);
-  const { created, record } = await object.claim({
-    turnId,
-    appName: delivery.appName,
-    hook: hook.name,
-    deliveryId,
-    userId: turn.userId,
-    sessionId: turn.sessionId,
-    invocationId: newInvocationId(deps.ids),
-    userEventId: deps.ids.uuid(),
-    request: turn,
-  });
-  if (!created) return { kind: "duplicate", turnId, sessionId: record.sessionId };
-  try {
-    await deps.queue.send({ turnId });
-  } catch (error) {
-    // Not enqueued: forget the claim so the provider's retry of this delivery is accepted afresh.
-    await object.forget();
-    throw new BatonError("internal", "The turn could not be enqueued; retry the delivery.", { cause: error });
-  }
-  return { kind: "accepted", turnId, sessionId: turn.sessionId };
+  return enqueueTurn(
+    { appName: delivery.appName, origin: "webhook", source: hook.name, deliveryId, turn },
+    deps,
+  );
 }
 
 function parseJson(body: Uint8Array<ArrayBuffer>): unknown {

@@ -2,7 +2,7 @@ import { BatonError } from "../core/errors.js";
 import { createEvent } from "../core/event.js";
 import { ensureSession } from "./run-queued-turn.js";
 import type { ConsumerDeps } from "./turn-consumer.js";
-import { TurnMessageSchema } from "./turn-record.js";
+import { describeSource, TurnMessageSchema } from "./turn-record.js";
 
 /** The `errorCode` of the event a dead-lettered turn leaves in its session. */
 export const DEAD_LETTER_ERROR_CODE = "TURN_DEAD_LETTERED";
@@ -28,7 +28,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, deps: Con
     const app = deps.apps.get(record.appName);
     const key = { appName: record.appName, userId: record.userId, sessionId: record.sessionId };
     const errorMessage =
-      `The turn from webhook "${record.hook}" (delivery ${record.deliveryId}) failed ${record.attempts} ` +
+      `The turn from ${describeSource(record)} (delivery ${record.deliveryId}) failed ${record.attempts} ` +
       `time(s) and went to the dead-letter queue. Last error: ${record.error ?? "unknown"}`;
     try {
       await ensureSession(deps.sessionStore, key);

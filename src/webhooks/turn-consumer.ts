@@ -3,10 +3,10 @@ import type { SessionStore } from "../core/session-store.js";
 import type { TurnTrace } from "../core/trace.js";
 import type { RetryDelays } from "../core/webhook.js";
 import type { App } from "../runner/app.js";
-import { deliverResult } from "./deliver-result.js";
 import { runQueuedTurn } from "./run-queued-turn.js";
 import type { TurnLedger } from "./turn-ledger.js";
-import { TurnMessageSchema } from "./turn-record.js";
+import { describeSource, TurnMessageSchema, type TurnRecord } from "./turn-record.js";
+import { type TurnSource, turnSource } from "./turn-sources.js";
 import { DEFAULT_RETRY } from "./webhook.js";
 
 /** What the queue consumers need: the apps, the session store, the turn objects and the run services. */
@@ -19,6 +19,8 @@ export interface ConsumerDeps {
   secret(name: string): string | undefined;
   /** Gets each turn's trace once it is stored (the Worker's OTLP export). */
   onTrace?: ((trace: TurnTrace) => void) | undefined;
+  /** Finds a turn's source in its app; default `turnSource` (webhooks and schedules). */
+  sourceOf?: ((app: App, record: TurnRecord) => TurnSource | undefined) | undefined;
 }
 
 /** The delay before retry `attempts` (1-based): doubling from the base, capped. */
@@ -51,9 +53,9 @@ async function consumeOne(message: Message<unknown>, deps: ConsumerDeps): Promis
     return message.ack();
   }
   const app = deps.apps.get(record.appName);
-  const hook = app?.hooks.get(record.hook);
-  if (!app || !hook) {
-    const error = `This Worker serves no webhook "${record.hook}" in app "${record.appName}".`;
+  const source = app ? (deps.sourceOf ?? turnSource)(app, record) : undefined;
+  if (!app || !source) {
+    const error = `This Worker serves no ${describeSource(record)} in app "${record.appName}".`;
     await turn.settle("queued", { error });
     log(`Turn ${record.turnId}: ${error}`);
     return message.retry({ delaySeconds: backoffSeconds(DEFAULT_RETRY, message.attempts) });
@@ -62,18 +64,18 @@ async function consumeOne(message: Message<unknown>, deps: ConsumerDeps): Promis
   if (outcome.kind === "busy") {
     await turn.settle("queued");
     // Busy retries count toward max_retries too: growing waits let a long turn finish first.
-    const busy = { ...hook.retry, baseDelaySeconds: hook.retry.busyDelaySeconds };
+    const busy = { ...source.retry, baseDelaySeconds: source.retry.busyDelaySeconds };
     return message.retry({ delaySeconds: backoffSeconds(busy, message.attempts) });
   }
   if (outcome.kind === "failed") {
     await turn.settle("queued", { error: outcome.error });
     log(`Turn ${record.turnId} attempt ${message.attempts} failed: ${outcome.error}`);
-    return message.retry({ delaySeconds: backoffSeconds(hook.retry, message.attempts) });
+    return message.retry({ delaySeconds: backoffSeconds(source.retry, message.attempts) });
   }
   await turn.settle("done");
   message.ack();
-  if (!hook.onResult) return;
-  const result = await deliverResult(hook.onResult, record, outcome.final, {
+  if (!source.onResult) return;
+  const result = await source.onResult(record, outcome.final, {
     fetch: deps.fetch,
     sleep: deps.services.sleep,
     clock: deps.services.clock,

@@ -140,5 +140,64 @@ export function describeTaskStoreContract(label: string, setup: TaskStoreHarness
         store.appendEvent(session, makeEvent({ invocationId: "e-next", text: "hi" })),
       ).resolves.toBeDefined();
     });
+
+    it("lists an app's tasks from its index, newest status first, filtered, in pages that meet end to end", async () => {
+      const other = { ...session, sessionId: crypto.randomUUID() };
+      await store.createSession(session);
+      await store.createSession(other);
+      const task = (n: number, state: string, contextId: string) => ({
+        snapshot: { id: `t${n}`, contextId, status: { state, timestamp: new Date(1_000 * n).toISOString() } },
+        phase: "active" as const,
+        update: { n },
+      });
+      for (let n = 1; n <= 5; n++) {
+        const at = n % 2 === 0 ? other : session;
+        const state = n === 5 ? "TASK_STATE_WORKING" : "TASK_STATE_SUBMITTED";
+        await store.openTask({ ...at, taskId: `t${n}` }, `e-${n}`, task(n, state, at.sessionId));
+        if (n < 5)
+          await store.writeTask(
+            { ...at, taskId: `t${n}` },
+            { ...task(n, state, at.sessionId), phase: "terminal" },
+          );
+      }
+      const ids = (page: { snapshots: Record<string, unknown>[] }) => page.snapshots.map((s) => s.id);
+      const app = session.appName;
+
+      const first = await store.listTasks({ appName: app, pageSize: 2 });
+      expect(ids(first)).toEqual(["t5", "t4"]);
+      expect(first.totalSize).toBe(5);
+      const second = await store.listTasks({
+        appName: app,
+        pageSize: 2,
+        ...(first.next ? { after: first.next } : {}),
+      });
+      expect(ids(second)).toEqual(["t3", "t2"]);
+      const third = await store.listTasks({
+        appName: app,
+        pageSize: 2,
+        ...(second.next ? { after: second.next } : {}),
+      });
+      expect(ids(third)).toEqual(["t1"]);
+      expect(third.next).toBeNull();
+
+      expect(ids(await store.listTasks({ appName: app, pageSize: 50, contextId: other.sessionId }))).toEqual([
+        "t4",
+        "t2",
+      ]);
+      expect(ids(await store.listTasks({ appName: app, pageSize: 50, state: "TASK_STATE_WORKING" }))).toEqual(
+        ["t5"],
+      );
+      expect(ids(await store.listTasks({ appName: app, pageSize: 50, statusTimeFrom: 3_000 }))).toEqual([
+        "t5",
+        "t4",
+        "t3",
+      ]);
+      expect(ids(await store.listTasks({ appName: app, pageSize: 50, userId: "someone-else" }))).toEqual([]);
+      expect((await store.listTasks({ appName: freshApp(), pageSize: 50 })).totalSize).toBe(0);
+
+      // A deleted session's tasks leave the index with it.
+      await store.deleteSession(other);
+      expect(ids(await store.listTasks({ appName: app, pageSize: 50 }))).toEqual(["t5", "t3", "t1"]);
+    });
   });
 }

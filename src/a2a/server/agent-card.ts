@@ -2,11 +2,19 @@ import { AgentCard } from "@a2a-js/sdk";
 import * as z from "zod";
 import type { App } from "../../runner/app.js";
 
-/** The protocol versions served on the one JSON-RPC URL, told apart by the `A2A-Version` header. */
-export const SERVED_VERSIONS = ["1.0", "0.3"] as const;
+/**
+ * Every binding and version served at the app's URL, the preferred first: JSON-RPC 1.0 and 0.3 on the one
+ * URL (told apart by the `A2A-Version` header or the method's name), and 1.0's HTTP+JSON below it
+ * (`POST …/message:send`, `GET …/tasks/{id}`, …).
+ */
+export const SERVED_INTERFACES = [
+  { protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+  { protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+  { protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+] as const;
 
 export interface CardOptions {
-  /** The app's JSON-RPC URL (`…/a2a/:app`). */
+  /** The app's A2A URL (`…/a2a/:app`): the JSON-RPC endpoint and the HTTP+JSON base. */
   url: string;
   /** Tokens are on: the card declares the bearer scheme. */
   bearer: boolean;
@@ -15,7 +23,7 @@ export interface CardOptions {
 
 /**
  * The app's card, from its root agent: name, description, one skill per sub-agent (or the root's own when
- * it has none). The interfaces list the same JSON-RPC URL for 1.0 and 0.3.
+ * it has none). The interfaces name every binding and version served, all at the app's URL.
  */
 export function buildAgentCard(app: App, options: CardOptions): AgentCard {
   const root = app.rootAgent;
@@ -33,12 +41,7 @@ export function buildAgentCard(app: App, options: CardOptions): AgentCard {
   return {
     name: root.name,
     description: root.description || `The Baton app ${app.name}`,
-    supportedInterfaces: SERVED_VERSIONS.map((protocolVersion) => ({
-      url: options.url,
-      protocolBinding: "JSONRPC",
-      tenant: "",
-      protocolVersion,
-    })),
+    supportedInterfaces: SERVED_INTERFACES.map((served) => ({ url: options.url, tenant: "", ...served })),
     provider: undefined,
     version: options.version,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
@@ -64,8 +67,10 @@ const JsonObject = z.record(z.string(), z.unknown());
 
 /**
  * The card as served: A2A 1.0 ProtoJSON plus the 0.3 fields (`url`, `preferredTransport`,
- * `protocolVersion`, `security`, typed `securitySchemes`), so clients of either version read it. Each
- * security scheme carries both shapes: 1.0 readers take `httpAuthSecurityScheme`, 0.3 readers `type`.
+ * `additionalInterfaces`, `protocolVersion`, `security`, typed `securitySchemes`), so clients of either
+ * version read it. The 0.3 fields name only what a 0.3 client can use (JSON-RPC: 0.3's HTTP+JSON, under
+ * `/v1/`, is not served). Each security scheme carries both shapes: 1.0 readers take
+ * `httpAuthSecurityScheme`, 0.3 readers `type`.
  */
 export function cardJson(card: AgentCard): Record<string, unknown> {
   const json = JsonObject.parse(AgentCard.toJSON(card));
@@ -77,10 +82,12 @@ export function cardJson(card: AgentCard): Record<string, unknown> {
     ]),
   );
   const bearer = Object.keys(schemes).length > 0;
+  const legacy = card.supportedInterfaces.filter((i) => i.protocolVersion === "0.3");
   return {
     ...json,
-    url: card.supportedInterfaces[0]?.url,
-    preferredTransport: "JSONRPC",
+    url: legacy[0]?.url,
+    preferredTransport: legacy[0]?.protocolBinding,
+    additionalInterfaces: legacy.map((i) => ({ url: i.url, transport: i.protocolBinding })),
     protocolVersion: "0.3",
     capabilities: { ...JsonObject.parse(json.capabilities ?? {}), stateTransitionHistory: false },
     ...(bearer

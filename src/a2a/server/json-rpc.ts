@@ -4,6 +4,7 @@ import { A2A_ERROR_CODE, ContentTypeNotSupportedError, toJsonRpcError } from "@a
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import * as z from "zod";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
+import { checkParams, STREAMING_METHODS, V1_METHODS } from "./rpc-params.js";
 
 /** Requests larger than this are refused before they are parsed. */
 export const MAX_A2A_BODY_BYTES = 1024 * 1024;
@@ -27,9 +28,10 @@ const idOf = (body: unknown): RpcId => {
 };
 
 /**
- * One JSON-RPC call to an app's A2A endpoint. The `A2A-Version` header picks the method family (missing
- * means 0.3, as in a2a-js); the SDK's transport handlers parse params and shape results and errors. Every
- * refusal is a JSON-RPC error with the code the spec names, answered before anything runs.
+ * One JSON-RPC call to an app's A2A endpoint. The `A2A-Version` header picks the method family; without it
+ * the method's name does. Parameters are checked against the method's definition (`-32602`), then the
+ * SDK's transport handlers decode them and shape results and errors. Every refusal is a JSON-RPC error with
+ * the code the spec names, answered before anything runs.
  */
 export async function handleJsonRpc(request: Request, handler: BatonA2aRequestHandler): Promise<Response> {
   const size = Number(request.headers.get("content-length") ?? "0");
@@ -57,24 +59,51 @@ export async function handleJsonRpc(request: Request, handler: BatonA2aRequestHa
       "Invalid Request: not a JSON-RPC 2.0 request object.",
     );
   const id = envelope.data.id ?? null;
-  const version = request.headers.get(A2A_VERSION_HEADER) || "0.3";
+  const { method } = envelope.data;
+  const version = versionOf(request.headers.get(A2A_VERSION_HEADER), method);
   const legacy = version === "0.3";
   const toError = legacy
     ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
     : JsonRpcTransportHandler.mapToJSONRPCError;
+  const refuse = (error: unknown, map = toError) => answer(method, id, map(error));
   try {
     validateVersion(version, await handler.getAgentCard(), "JSONRPC");
   } catch (error) {
-    return Response.json({ jsonrpc: "2.0", id, error: toError(error) });
+    // The spec's own error (1.0 `VersionNotSupportedError`), whichever version the client thought it spoke.
+    return refuse(error, JsonRpcTransportHandler.mapToJSONRPCError);
   }
+  const invalid = checkParams(method, envelope.data.params);
+  if (invalid) return refuse(invalid);
   const context = new ServerCallContext({ requestedVersion: version });
   const transport = legacy
     ? new LegacyJsonRpcTransportHandler(handler)
     : new JsonRpcTransportHandler(handler);
   const result = await transport.handle(legacy ? blockingByDefault(envelope.data) : envelope.data, context);
-  if (!isStream(result)) return Response.json(result);
-  return streamOrError(result, id, toError);
+  if (!isStream(result)) return answer(method, id, result);
+  return streamed(result, id, toError);
 }
+
+/**
+ * The protocol version of a call: the `A2A-Version` header's major.minor when given (a patch is ignored);
+ * else the method's family, since no 0.3 method has a 1.0 name (`SendMessage` is 1.0, `message/send` 0.3).
+ */
+function versionOf(header: string | null, method: string): string {
+  if (header) return /^(\d+\.\d+)\.\d+$/.exec(header.trim())?.[1] ?? header.trim();
+  return V1_METHODS.has(method) ? "1.0" : "0.3";
+}
+
+/**
+ * A JSON-RPC answer that is not a stream: as JSON, or, for a streaming method (its error before any
+ * event), as an SSE stream of that one response, the media type a streaming client waits for.
+ */
+function answer(method: string, id: RpcId, answer: unknown): Response {
+  const body = isRpcResponse(answer) ? answer : { jsonrpc: "2.0", id, error: answer };
+  if (!STREAMING_METHODS.has(method)) return Response.json(body);
+  return new Response(formatSSEEvent(body), { headers: SSE_HEADERS });
+}
+
+const isRpcResponse = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && "jsonrpc" in value;
 
 /**
  * A 0.3 `message/send` whose configuration leaves out `blocking` is blocking, as the Python SDK reads it
@@ -107,10 +136,10 @@ const isStream = (value: unknown): value is AsyncGenerator<unknown> =>
   typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 
 /**
- * A streaming result as SSE, one JSON-RPC response per `data:` frame. An error before the first event is
- * a plain JSON-RPC error (no stream is opened); one after it is a last error frame.
+ * A streaming result as SSE, one JSON-RPC response per `data:` frame; an error, before the first event or
+ * after it, is the stream's last frame (A2A 1.0 §9.4.2: the client reads errors from the stream).
  */
-async function streamOrError(
+async function streamed(
   events: AsyncGenerator<unknown>,
   id: RpcId,
   toError: (error: unknown) => unknown,
@@ -119,7 +148,9 @@ async function streamOrError(
   try {
     first = await events.next();
   } catch (error) {
-    return Response.json({ jsonrpc: "2.0", id, error: toError(error) });
+    return new Response(formatSSEEvent({ jsonrpc: "2.0", id, error: toError(error) }), {
+      headers: SSE_HEADERS,
+    });
   }
   const encoder = new TextEncoder();
   const frame = (value: unknown) => encoder.encode(formatSSEEvent(value));

@@ -2,6 +2,8 @@ import {
   type AgentCard,
   type CancelTaskRequest,
   type GetTaskRequest,
+  type ListTasksRequest,
+  type ListTasksResponse,
   type Message,
   type SendMessageRequest,
   type StreamResponse,
@@ -13,7 +15,6 @@ import {
   ExtendedAgentCardNotConfiguredError,
   PushNotificationNotSupportedError,
   TaskNotCancelableError,
-  UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { TaskFeedEntry, TaskKey, TaskRecord } from "../../core/task-store.js";
@@ -23,6 +24,7 @@ import type { A2aServerDeps } from "./server-deps.js";
 import { driveTask } from "./task-driver.js";
 import { contextOfTask } from "./task-ids.js";
 import { decodeTask, decodeUpdate, encodeTask, encodeUpdate } from "./task-json.js";
+import { lastMessages, listTasks } from "./task-list.js";
 import { startTask } from "./turn-start.js";
 
 /** How many times a cancel re-reads a task that a running turn keeps writing to. */
@@ -88,8 +90,8 @@ export class BatonA2aRequestHandler implements A2ARequestHandler {
     yield* responses(feed);
   }
 
-  async listTasks(): Promise<never> {
-    throw new UnsupportedOperationError("Listing tasks is not supported; use tasks/get with a task id.");
+  async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
+    return listTasks(this.deps, params);
   }
 
   async createTaskPushNotificationConfig(): Promise<never> {
@@ -157,5 +159,5 @@ async function* responses(feed: AsyncGenerator<TaskFeedEntry>): AsyncGenerator<S
 function withHistory(record: TaskRecord, historyLength: number | undefined): Task {
   const task = decodeTask(record.snapshot);
   if (historyLength === undefined) return task;
-  return { ...task, history: historyLength > 0 ? task.history.slice(-historyLength) : [] };
+  return { ...task, history: lastMessages(task.history, historyLength) };
 }

@@ -14,6 +14,8 @@ export interface A2aServerDeps {
   services: RunServices;
   /** The Baton user a context's session belongs to. */
   userIdFor(contextId: string): string;
+  /** `ListTasks` shows only this user's tasks (an end user's own); unset, every task of the app. */
+  listUserId?: string;
   /** Keeps a turn running after the response is sent (the Worker's `ctx.waitUntil`). */
   waitUntil(work: Promise<unknown>): void;
   /** Gets each turn's trace once it is stored (the Worker's OTLP export). */

@@ -4,15 +4,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentTool } from "../../../src/agents/agent-tool.js";
+import { LONG_RUNNING_NOTE } from "../../../src/agents/builtin-declarations.js";
 import type { AgentCallback, BeforeModelCallback } from "../../../src/agents/callbacks.js";
 import { exitLoop } from "../../../src/agents/exit-loop-tool.js";
-import { type FunctionTool, functionTool } from "../../../src/agents/function-tool.js";
+import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { LoopAgent } from "../../../src/agents/loop-agent.js";
 import { ParallelAgent } from "../../../src/agents/parallel-agent.js";
+import { functionToolsOf } from "../../../src/agents/request-tool.js";
 import { SequentialAgent } from "../../../src/agents/sequential-agent.js";
-import { isToolset } from "../../../src/agents/toolset.js";
 import type { AgentConfigRegistry } from "../../../src/config/agent-config-registry.js";
+import { BUILT_IN_TOOLS } from "../../../src/config/config-tools.js";
 import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
 import { readAgentConfigDir } from "../../../src/config/read-config-dir.js";
 import { harness } from "../support/harness.js";
@@ -148,13 +150,14 @@ describe("loadAgentConfig: the mapping", () => {
       maxOutputTokens: 256,
       stopSequences: ["END"],
     });
-    const [plain, pending, asTool, exit] = (config.tools ?? []).filter(
-      (t): t is FunctionTool => !isToolset(t),
-    );
+    const [plain, pending, asTool, exit] = functionToolsOf(config.tools);
     expect(plain).toBe(lookup);
     expect(pending?.name).toBe("lookup_invoice");
     expect([plain?.isLongRunning, pending?.isLongRunning]).toEqual([false, true]);
-    expect(pending?.declaration()).toEqual(lookup.declaration());
+    expect(pending?.declaration()).toEqual({
+      ...lookup.declaration(),
+      description: `${lookup.declaration().description}\n\n${LONG_RUNNING_NOTE}`,
+    });
     expect(asTool).toBeInstanceOf(AgentTool);
     expect(asTool instanceof AgentTool && [asTool.agent.name, asTool.skipSummarization]).toEqual([
       "summarizer",
@@ -252,9 +255,9 @@ describe("loadAgentConfig: bad configs name the file, the field and what is acce
   });
 
   it("refuses a tool name the registry lacks, listing the built-ins and registered tools", () => {
-    const message = failure({ "root_agent.yaml": "name: a\ntools: [{name: google_search}]\n" });
+    const message = failure({ "root_agent.yaml": "name: a\ntools: [{name: web_scraper}]\n" });
     expect(message).toBe(
-      'root_agent.yaml: tools[0].name: unknown tool "google_search"; accepted: AgentTool, LongRunningFunctionTool, McpToolset, exit_loop, helpdesk.tools.lookup_invoice',
+      `root_agent.yaml: tools[0].name: unknown tool "web_scraper"; accepted: ${BUILT_IN_TOOLS.join(", ")}, helpdesk.tools.lookup_invoice`,
     );
     expect(
       failure({

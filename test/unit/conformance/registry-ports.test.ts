@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conformanceRegistry } from "../../../scripts/conformance/registry.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
+import { functionToolsOf } from "../../../src/agents/request-tool.js";
 import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
 import { requestProblems } from "../../../src/replay/request-check.js";
 import { harness } from "../support/harness.js";
@@ -111,9 +112,7 @@ describe("the conformance registry's ports of tools_agent_002's Python tools", (
     const live = {
       systemInstruction: "",
       contents: [],
-      tools: [...agent.toolsByName.values()]
-        .filter((t) => t !== agent.transferTool)
-        .map((t) => t.declaration()),
+      tools: functionToolsOf(agent.config.tools).map((t) => t.declaration()),
       config: {},
     };
     const recorded = (declarations: unknown[]) => ({

@@ -94,7 +94,7 @@ describe("each turn's trace", () => {
     expect(answer?.usageMetadata).toMatchObject({ promptTokenCount: 3, candidatesTokenCount: 2 });
     expect(JSON.parse(String(third?.attributes["gcp.vertex.agent.llm_request"]))).toMatchObject({
       model: "s-1",
-      config: { tools: ["count_stock", "transfer_to_agent"] },
+      config: { tools: ["transfer_to_agent", "count_stock"] },
     });
   });
 

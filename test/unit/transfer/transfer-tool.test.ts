@@ -31,11 +31,13 @@ describe("transferToolDeclaration", () => {
     expect(declaration.parameters.properties.agent_name.enum).toEqual(expected);
   });
 
-  it("describes the hand-off by the other agent's description", () => {
+  it("describes the hand-off with ADK's docstring and leaves the agent_name property undescribed, as ADK does", () => {
     const { description, parameters } = transferToolDeclaration(transferTargets(T1));
-    expect(description).toMatch(/another agent/);
-    expect(description).toMatch(/description/);
-    expect(parameters.properties.agent_name.description).not.toBe("");
+    expect(description.startsWith("Transfer the question to another agent.\n\n  This tool hands off")).toBe(
+      true,
+    );
+    expect(description.endsWith("agent_name: the agent name to transfer to.\n  ")).toBe(true);
+    expect(Object.keys(parameters.properties.agent_name).sort()).toEqual(["enum", "type"]);
   });
 
   it("builds a fresh declaration each time, so a caller cannot corrupt the next one", () => {

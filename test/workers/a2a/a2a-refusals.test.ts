@@ -26,7 +26,19 @@ async function rpcError(response: Promise<Response>, status = 200) {
   const res = await response;
   const body = await res.text();
   expect(res.status, body).toBe(status);
+  expect(res.headers.get("content-type")).toContain("application/json");
   return JSON.parse(body);
+}
+
+/** A streaming method's refusal: an SSE stream whose one frame is the JSON-RPC error. */
+async function streamedError(response: Promise<Response>) {
+  const res = await response;
+  const body = await res.text();
+  expect(res.status, body).toBe(200);
+  expect(res.headers.get("content-type")).toContain("text/event-stream");
+  const frames = body.split("\n\n").filter((frame) => frame.startsWith("data: "));
+  expect(frames).toHaveLength(1);
+  return JSON.parse(frames[0]?.slice("data: ".length) ?? "");
 }
 
 const call = (method: string, params: unknown, id: unknown = 7) =>
@@ -74,9 +86,53 @@ describe("A2A refusals: JSON-RPC error codes, never a 500, nothing stored", () =
     expect(
       (await rpcError(rpc({ body: call("CancelTask", { id: missing }), version: "1.0" }))).error.code,
     ).toBe(-32001);
-    expect(
-      (await rpcError(rpc({ body: call("SubscribeToTask", { id: missing }), version: "1.0" }))).error.code,
-    ).toBe(-32001);
+    const subscribe = await streamedError(
+      rpc({ body: call("SubscribeToTask", { id: missing }), version: "1.0" }),
+    );
+    expect(subscribe).toMatchObject({ id: 7, error: { code: -32001 } });
+    const resubscribe = await streamedError(rpc({ body: call("tasks/resubscribe", { id: missing }) }));
+    expect(resubscribe).toMatchObject({ id: 7, error: { code: -32001 } });
+  });
+
+  it("reads a call without A2A-Version by its method's name: a 1.0 name is 1.0, a 0.3 name 0.3", async () => {
+    const missing = `${crypto.randomUUID()}:${newContext()}`;
+    const v1 = await rpcError(rpc({ body: call("GetTask", { id: missing }) }));
+    expect(v1.error).toMatchObject({ code: -32001, data: [{ reason: "TASK_NOT_FOUND" }] });
+    const v03 = await rpcError(rpc({ body: call("tasks/get", { id: missing }) }));
+    expect(v03.error.code).toBe(-32001);
+    expect(v03.error.data).not.toBeInstanceOf(Array);
+    // The header still decides: a 1.0 name under 0.3 is no 0.3 method.
+    expect((await rpcError(rpc({ body: call("GetTask", { id: missing }), version: "0.3" }))).error.code).toBe(
+      -32601,
+    );
+  });
+
+  it.each([
+    ["GetTask", {}],
+    ["GetTask", { id: "" }],
+    ["GetTask", { id: "t", historyLength: -1 }],
+    ["CancelTask", { id: 5 }],
+    ["ListTasks", { pageSize: 0 }],
+    ["ListTasks", { pageSize: 101 }],
+    ["ListTasks", { pageSize: -1 }],
+    ["ListTasks", { status: "INVALID_STATUS" }],
+    ["ListTasks", { historyLength: -1 }],
+    ["ListTasks", { statusTimestampAfter: "-1" }],
+    ["ListTasks", { includeArtifacts: "yes" }],
+    ["ListTasks", { pageToken: "invalid-token-xyz" }],
+    ["tasks/get", { id: "t", historyLength: -2 }],
+    ["tasks/cancel", {}],
+  ])("answers %s with %j with -32602 Invalid params", async (method, params) => {
+    const body = await rpcError(rpc({ body: call(method, params) }));
+    expect(body.error.code, JSON.stringify(body)).toBe(-32602);
+  });
+
+  it.each([
+    ["SubscribeToTask", {}],
+    ["tasks/resubscribe", { id: "" }],
+    ["SendStreamingMessage", { message: { messageId: "m", role: "ROLE_USER", parts: [] } }],
+  ])("answers the streaming method %s with %j with -32602 in the stream", async (method, params) => {
+    expect((await streamedError(rpc({ body: call(method, params) }))).error.code).toBe(-32602);
   });
 
   it("answers unsupported protocol versions with -32009 and other content types with -32005", async () => {
@@ -150,10 +206,12 @@ describe("the agent card of /a2a/:app", () => {
       description: demoApp.rootAgent.description,
       supportedInterfaces: [
         { url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
         { url, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
       ],
       url,
       preferredTransport: "JSONRPC",
+      additionalInterfaces: [{ url, transport: "JSONRPC" }],
       protocolVersion: "0.3",
       capabilities: { streaming: true },
       defaultInputModes: expect.arrayContaining(["text/plain"]),
@@ -166,5 +224,39 @@ describe("the agent card of /a2a/:app", () => {
       CardSchema.parse(await (await fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent.json`)).json()),
     ).toEqual(card);
     expect((await fetchImpl(`${BASE_URL}/a2a/nope/.well-known/agent-card.json`)).status).toBe(404);
+  });
+
+  it("is at the host's root too, for the only app, or for the app a2a.defaultApp names", async () => {
+    const open = { API_TOKENS: undefined, ALLOW_UNAUTHENTICATED: "true" };
+    const only = a2aWorker({ apps: [demoApp], services }, open);
+    const root = await only.fetchImpl(`${BASE_URL}/.well-known/agent-card.json`);
+    expect(root.status).toBe(200);
+    const app = await only.fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent-card.json`);
+    expect(await root.json()).toEqual(await app.json());
+
+    const other = { ...demoApp, name: "other" };
+    const two = a2aWorker({ apps: [demoApp, other], services }, open);
+    const none = await two.fetchImpl(`${BASE_URL}/.well-known/agent-card.json`);
+    expect(none.status).toBe(404);
+    expect(await none.text()).toContain("a2a.defaultApp");
+    const named = a2aWorker({ apps: [demoApp, other], services, a2a: { defaultApp: "other" } }, open);
+    const card = await (await named.fetchImpl(`${BASE_URL}/.well-known/agent.json`)).json();
+    expect(card).toMatchObject({ url: `${BASE_URL}/a2a/other` });
+    expect(() => a2aWorker({ apps: [demoApp], a2a: { defaultApp: "nope" } })).toThrow(/defaultApp/);
+  });
+
+  it("answers JSON-RPC at the host's root for the default app, with the same token rule", async () => {
+    const { fetchImpl } = a2aWorker({ apps: [demoApp], services });
+    const missing = `${crypto.randomUUID()}:${newContext()}`;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: missing } });
+    const headers = { "content-type": "application/json" };
+    const res = await fetchImpl(`${BASE_URL}/`, { method: "POST", body, headers });
+    expect(await res.json()).toMatchObject({ id: 1, error: { code: -32001 } });
+    const bare = await fetchImpl(`${BASE_URL}/`, {
+      method: "POST",
+      body,
+      headers: { ...headers, authorization: "" },
+    });
+    expect(bare.status).toBe(401);
   });
 });

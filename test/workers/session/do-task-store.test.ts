@@ -28,6 +28,7 @@ function bothStores(): SessionStore & TaskStore {
     publishTask: (key, update) => t.publishTask(key, update),
     followTask: (key) => t.followTask(key),
     activeTask: (key) => t.activeTask(key),
+    listTasks: (query) => t.listTasks(query),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   ClientFactoryOptions,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  RestTransportFactory,
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { onTestFinished } from "vitest";
@@ -58,6 +59,18 @@ export async function v1Client(fetchImpl: typeof fetch, app: string): Promise<Cl
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    }),
+  );
+  return factory.createFromUrl(`${BASE_URL}/a2a/${app}/`);
+}
+
+/** An `@a2a-js/sdk` client speaking A2A 1.0 over HTTP+JSON (REST), chosen from the app's card. */
+export async function restClient(fetchImpl: typeof fetch, app: string): Promise<Client> {
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new RestTransportFactory({ fetchImpl })],
+      preferredTransports: ["HTTP+JSON"],
       cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
     }),
   );

@@ -1,11 +1,14 @@
 import {
   createExecutionContext,
   createMessageBatch,
+  createScheduledController,
   getQueueResult,
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
+import { inboundEmail } from "../../../src/email/email-support.js";
+import type { IncomingEmail } from "../../../src/email/receive-email.js";
 import { createWorker, type WorkerOptions } from "../../../src/handlers/create-worker.js";
 import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
 import type { TurnMessage } from "../../../src/webhooks/turn-record.js";
@@ -19,6 +22,7 @@ export interface TurnView {
   turnId: string;
   status: "queued" | "running" | "done" | "failed";
   appName: string;
+  origin: "webhook" | "schedule" | "email" | "reminder";
   userId: string;
   sessionId: string;
 }
@@ -28,8 +32,8 @@ export interface TurnView {
  * and records what it sent, so a test hands exactly those messages to the Worker's own `queue` handler
  * with `createMessageBatch` and reads the acks and retries with `getQueueResult`.
  */
-export function hookWorker(options: WorkerOptions, vars: Record<string, string | undefined> = {}) {
-  const worker = createWorker({ models: [openaiCompatible()], ...options });
+export function hookWorker(options: WorkerOptions, vars: Record<string, unknown> = {}) {
+  const worker = createWorker({ models: [openaiCompatible()], email: inboundEmail, ...options });
   const sent: TurnMessage[] = [];
   const turns = {
     async send(message: TurnMessage) {
@@ -114,6 +118,18 @@ export function hookWorker(options: WorkerOptions, vars: Record<string, string |
     consume: (bodies: readonly unknown[] = sent, attempts = 1, extra?: Record<string, string | undefined>) =>
       deliver(TURNS_QUEUE, bodies, attempts, extra),
     deadLetter: (bodies: readonly unknown[]) => deliver(DEAD_LETTER_QUEUE, bodies, 1),
+    /** Runs the Worker's `email` handler as Email Routing does for a message to one of its addresses. */
+    email: async (message: IncomingEmail) => {
+      const ctx = createExecutionContext();
+      await worker.email(message, envWith(), ctx);
+      await waitOnExecutionContext(ctx);
+    },
+    /** Runs the Worker's `scheduled` handler as Cloudflare does when `cron` fires at `scheduledTime` (ms). */
+    scheduled: async (cron: string, scheduledTime: number) => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron, scheduledTime }), envWith(), ctx);
+      await waitOnExecutionContext(ctx);
+    },
   };
 }
 

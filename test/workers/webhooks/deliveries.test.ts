@@ -63,6 +63,7 @@ describe("POST /webhooks/:app/:hook", () => {
       turnId: accepted.turnId,
       status: "queued",
       appName: t.app,
+      origin: "webhook",
       userId: "github",
       sessionId: "issue-7",
     } satisfies TurnView);

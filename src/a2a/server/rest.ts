@@ -1,0 +1,186 @@
+import {
+  A2A_CONTENT_TYPE,
+  A2A_VERSION_HEADER,
+  AgentCard,
+  formatSSEErrorEvent,
+  formatSSEEvent,
+  GetTaskRequest,
+  ListTasksRequest,
+  type ListTasksResponse,
+  SendMessageRequest,
+  SSE_HEADERS,
+  StreamResponse,
+  Task,
+} from "@a2a-js/sdk";
+import {
+  ContentTypeNotSupportedError,
+  RequestMalformedError,
+  restStatusFor,
+  toRestErrorBody,
+} from "@a2a-js/sdk/errors";
+import { validateVersion } from "@a2a-js/sdk/server";
+import { toA2aError } from "./a2a-errors.js";
+import { MAX_A2A_BODY_BYTES } from "./json-rpc.js";
+import type { BatonA2aRequestHandler } from "./request-handler.js";
+import { checkParams } from "./rpc-params.js";
+
+/** One call of A2A 1.0's HTTP+JSON binding (§11), as the route read it from the method and path. */
+export type RestCall =
+  | { op: "send" | "stream" }
+  | { op: "get"; id: string }
+  | { op: "list" }
+  | { op: "cancel" | "subscribe"; id: string }
+  | { op: "extendedCard" };
+
+/**
+ * Answers one HTTP+JSON call through the same request handler as JSON-RPC: bodies and query parameters are
+ * checked as JSON-RPC's params are (`400` with the error's `details` otherwise), results are ProtoJSON,
+ * streams are SSE of bare `StreamResponse`s, and errors are `{"error": {code, status, message, details}}`
+ * with the status A2A 1.0 §5.4 gives them.
+ */
+export async function handleRest(
+  call: RestCall,
+  request: Request,
+  handler: BatonA2aRequestHandler,
+): Promise<Response> {
+  try {
+    checkVersion(request, await handler.getAgentCard());
+    return await dispatch(call, request, handler);
+  } catch (error) {
+    return restError(toA2aError(error));
+  }
+}
+
+async function dispatch(call: RestCall, request: Request, handler: BatonA2aRequestHandler) {
+  const query = new URL(request.url).searchParams;
+  switch (call.op) {
+    case "send": {
+      const result = await handler.sendMessage(await sendRequest(request, "SendMessage"));
+      return json("messageId" in result ? { message: result } : { task: Task.toJSON(result) });
+    }
+    case "stream":
+      return streamed(handler.sendMessageStream(await sendRequest(request, "SendStreamingMessage")));
+    case "get": {
+      const params = checked("GetTask", { id: call.id, historyLength: numeric(query.get("historyLength")) });
+      return json(Task.toJSON(await handler.getTask(GetTaskRequest.fromJSON(params))));
+    }
+    case "cancel":
+      return json(Task.toJSON(await handler.cancelTask({ tenant: "", id: call.id, metadata: undefined })));
+    case "subscribe":
+      return streamed(handler.resubscribe({ tenant: "", id: call.id }));
+    case "list":
+      return json(listed(await handler.listTasks(listRequest(query))));
+    case "extendedCard":
+      return json(AgentCard.toJSON(await handler.getAuthenticatedExtendedAgentCard()));
+  }
+}
+
+/** HTTP+JSON is 1.0 only: no header means 1.0; any other version is `VersionNotSupportedError`. */
+function checkVersion(request: Request, card: AgentCard): void {
+  const header = request.headers.get(A2A_VERSION_HEADER)?.trim();
+  const version = header ? (/^(\d+\.\d+)\.\d+$/.exec(header)?.[1] ?? header) : "1.0";
+  validateVersion(version, card, "HTTP+JSON");
+}
+
+async function sendRequest(request: Request, method: string): Promise<SendMessageRequest> {
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (contentType && contentType !== "application/json" && contentType !== A2A_CONTENT_TYPE)
+    throw new ContentTypeNotSupportedError(
+      `Unsupported Content-Type "${contentType}"; send application/json.`,
+    );
+  const raw = await request.text();
+  if (new TextEncoder().encode(raw).byteLength > MAX_A2A_BODY_BYTES)
+    throw new RequestMalformedError(`The body is larger than ${MAX_A2A_BODY_BYTES} bytes.`);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new RequestMalformedError("The body is not valid JSON.");
+  }
+  checked(method, body);
+  return SendMessageRequest.fromJSON(body);
+}
+
+/** `GET /tasks` query parameters as `ListTasks` params: numbers and flags read from their text. */
+function listRequest(query: URLSearchParams): ListTasksRequest {
+  const fields = {
+    contextId: query.get("contextId") ?? undefined,
+    status: query.get("status") ?? undefined,
+    pageSize: numeric(query.get("pageSize")),
+    pageToken: query.get("pageToken") ?? undefined,
+    historyLength: numeric(query.get("historyLength")),
+    statusTimestampAfter: query.get("statusTimestampAfter") ?? undefined,
+    includeArtifacts: flag(query.get("includeArtifacts")),
+  };
+  return ListTasksRequest.fromJSON(checked("ListTasks", fields));
+}
+
+/** The params, or `RequestMalformedError` (400 `INVALID_ARGUMENT`) naming what is wrong. */
+function checked(method: string, params: unknown): unknown {
+  const invalid = checkParams(method, params);
+  if (invalid) throw invalid;
+  return params;
+}
+
+/** A query value as a number when it is an integer's text; otherwise as given, for the check to refuse. */
+const numeric = (value: string | null): number | string | undefined =>
+  value === null ? undefined : /^-?\d+$/.test(value) ? Number(value) : value;
+
+const flag = (value: string | null): boolean | string | undefined =>
+  value === null ? undefined : value === "true" ? true : value === "false" ? false : value;
+
+/** `ListTasksResponse` as ProtoJSON with every field present (`nextPageToken: ""` on the last page). */
+function listed(response: ListTasksResponse) {
+  return {
+    tasks: response.tasks.map((task) => Task.toJSON(task)),
+    nextPageToken: response.nextPageToken,
+    pageSize: response.pageSize,
+    totalSize: response.totalSize,
+  };
+}
+
+const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": A2A_CONTENT_TYPE } });
+
+function restError(error: unknown): Response {
+  const status = restStatusFor(error);
+  return json(toRestErrorBody(error, status), status);
+}
+
+/**
+ * A stream as SSE, `data: <StreamResponse>` per event. An error before the first event is a plain error
+ * answer (no stream was opened, as a2a-js's REST server does); one after it is a last `event: error`.
+ */
+async function streamed(events: AsyncGenerator<StreamResponse>): Promise<Response> {
+  let first: IteratorResult<StreamResponse>;
+  try {
+    first = await events.next();
+  } catch (error) {
+    return restError(toA2aError(error));
+  }
+  const encoder = new TextEncoder();
+  const frame = (item: StreamResponse) => encoder.encode(formatSSEEvent(StreamResponse.toJSON(item)));
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(frame(first.value));
+    },
+    async pull(controller) {
+      try {
+        const next = await events.next();
+        if (next.done) controller.close();
+        else controller.enqueue(frame(next.value));
+      } catch (error) {
+        const failure = toA2aError(error);
+        controller.enqueue(
+          encoder.encode(formatSSEErrorEvent(toRestErrorBody(failure, restStatusFor(failure)))),
+        );
+        controller.close();
+      }
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(stream, { headers: SSE_HEADERS });
+}

@@ -1,0 +1,93 @@
+import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import * as z from "zod";
+
+/** The JSON-RPC methods of A2A 1.0 (A2A 1.0 §9.4): a call without `A2A-Version` naming one is 1.0. */
+export const V1_METHODS: ReadonlySet<string> = new Set([
+  "SendMessage",
+  "SendStreamingMessage",
+  "GetTask",
+  "ListTasks",
+  "CancelTask",
+  "SubscribeToTask",
+  "CreateTaskPushNotificationConfig",
+  "GetTaskPushNotificationConfig",
+  "ListTaskPushNotificationConfigs",
+  "DeleteTaskPushNotificationConfig",
+  "GetExtendedAgentCard",
+]);
+
+/** Methods answered as a stream: their errors, too, are sent as an SSE frame. */
+export const STREAMING_METHODS: ReadonlySet<string> = new Set([
+  "SendStreamingMessage",
+  "SubscribeToTask",
+  "message/stream",
+  "tasks/resubscribe",
+]);
+
+const TASK_STATES = [
+  "TASK_STATE_UNSPECIFIED",
+  "TASK_STATE_SUBMITTED",
+  "TASK_STATE_WORKING",
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_INPUT_REQUIRED",
+  "TASK_STATE_REJECTED",
+  "TASK_STATE_AUTH_REQUIRED",
+] as const;
+
+const TaskId = z.string().min(1);
+/** ProtoJSON: a field given as `null` is a field left out. */
+const HistoryLength = z.number().int().min(0).nullish();
+const Metadata = z.record(z.string(), z.unknown()).nullish();
+
+const ListTasksParams = z.looseObject({
+  contextId: z.string().nullish(),
+  status: z
+    .union([
+      z.enum(TASK_STATES),
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(TASK_STATES.length - 1),
+    ])
+    .nullish(),
+  pageSize: z.number().int().min(1).max(100).nullish(),
+  pageToken: z.string().nullish(),
+  historyLength: HistoryLength,
+  statusTimestampAfter: z.iso.datetime({ offset: true }).nullish(),
+  includeArtifacts: z.boolean().nullish(),
+});
+
+const MessageParams = z.looseObject({
+  message: z.looseObject({
+    messageId: z.string().min(1),
+    role: z.union([z.enum(["ROLE_USER", "ROLE_AGENT"]), z.number().int().min(1).max(2)]),
+    parts: z.array(z.record(z.string(), z.unknown())).min(1),
+  }),
+});
+
+/**
+ * Each method's parameters as A2A defines them; the SDK's decoders would read a wrong one as a default (an
+ * unknown state as "any", a negative page size as unset), so they are checked here first.
+ */
+const PARAMS: Readonly<Record<string, z.ZodType>> = {
+  SendMessage: MessageParams,
+  SendStreamingMessage: MessageParams,
+  GetTask: z.looseObject({ id: TaskId, historyLength: HistoryLength }),
+  CancelTask: z.looseObject({ id: TaskId, metadata: Metadata }),
+  SubscribeToTask: z.looseObject({ id: TaskId }),
+  ListTasks: ListTasksParams,
+  "tasks/get": z.looseObject({ id: TaskId, historyLength: HistoryLength, metadata: Metadata }),
+  "tasks/cancel": z.looseObject({ id: TaskId, metadata: Metadata }),
+  "tasks/resubscribe": z.looseObject({ id: TaskId, metadata: Metadata }),
+};
+
+/** `-32602 Invalid params` naming what is wrong, for a method whose parameters are not as A2A defines. */
+export function checkParams(method: string, params: unknown): RequestMalformedError | null {
+  const schema = PARAMS[method];
+  const checked = schema?.safeParse(params ?? {});
+  if (!checked || checked.success) return null;
+  return new RequestMalformedError(`Invalid params for ${method}: ${z.prettifyError(checked.error)}`);
+}
