@@ -64,7 +64,12 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             // A deployed Worker's secret: the demo entry's HTTP tests authenticate as a client would.
             miniflare: {
-              bindings: { API_TOKENS: WORKERS_API_TOKEN, GITHUB_WEBHOOK_SECRET },
+              // Fired reminders go to the consumer-less test queue, where each test runs them itself.
+              bindings: {
+                API_TOKENS: WORKERS_API_TOKEN,
+                GITHUB_WEBHOOK_SECRET,
+                REMINDER_QUEUE: "TEST_TURNS",
+              },
               // Test-built Workers enqueue here (no consumer); the demo entry keeps the real TURNS consumer.
               queueProducers: { TEST_TURNS: { queueName: "baton-turns-test" } },
             },

@@ -54,6 +54,7 @@ export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agent
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
 export type { RunPlugin } from "./agents/plugins.js";
+export { manageRemindersTool, scheduleReminderTool } from "./agents/reminder-tools.js";
 export {
   isRequestTool,
   type RequestTool,
@@ -140,6 +141,13 @@ export type {
   ToolDeclaration,
   TurnStart,
 } from "./core/ports.js";
+export {
+  type NewReminder,
+  PENDING_REMINDERS_KEY,
+  REMINDER_LIMITS,
+  type Reminder,
+  type ReminderStore,
+} from "./core/reminder.js";
 export type { ScheduleConfig, ScheduledMessage, ScheduleFiring } from "./core/schedule.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
 export type {

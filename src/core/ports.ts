@@ -9,6 +9,8 @@
 import type { Clock, IdSource } from "./ids.js";
 import type { LlmRequest, LlmResponse, ModelSpec, RetryPolicy } from "./llm.js";
 
+import type { ReminderStore } from "./reminder.js";
+
 export type { Clock, IdSource } from "./ids.js";
 export type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy, ToolDeclaration } from "./llm.js";
 export type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "./session-store.js";
@@ -55,4 +57,6 @@ export interface RunServices {
   fetch: typeof globalThis.fetch;
   env: Env;
   models: ModelPort;
+  /** The session store's reminders (the reminder tools use them); the runner fills it in from the store. */
+  reminders?: ReminderStore;
 }

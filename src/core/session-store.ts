@@ -1,4 +1,5 @@
 import type { Event } from "./event.js";
+import type { ReminderStore } from "./reminder.js";
 import type { Session, SessionKey } from "./session.js";
 import type { SharedScope, StateMap } from "./state.js";
 import type { TurnTrace } from "./trace.js";
@@ -44,6 +45,8 @@ export interface TurnStart {
  * `temp:` keys are removed from the stored delta; `app:`/`user:` keys go to their shared scopes.
  */
 export interface SessionStore {
+  /** Reminders kept and fired with each session; a store without them (in memory) leaves this out. */
+  readonly reminders?: ReminderStore;
   createSession(request: CreateSessionRequest): Promise<Session>;
   /** `null` when the session does not exist. */
   getSession(key: SessionKey, window?: EventWindow): Promise<Session | null>;

@@ -66,7 +66,8 @@ export class Runner {
   constructor(options: RunnerOptions) {
     this.app = options.app;
     this.store = options.sessionStore;
-    this.services = { ...systemServices(), ...options.services };
+    const reminders = options.services?.reminders ?? options.sessionStore.reminders;
+    this.services = { ...systemServices(), ...options.services, ...(reminders ? { reminders } : {}) };
     this.onTrace = options.onTrace;
   }
 

@@ -1,6 +1,7 @@
 import type { Event } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
 import { frozenWithMemo } from "../core/memo.js";
+import type { ReminderStore } from "../core/reminder.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
@@ -69,6 +70,13 @@ export class DurableObjectSessionStore implements SessionStore {
     this.#events = options.eventCache === undefined ? isolateEventCache : options.eventCache;
     this.#leaseTtlMs = options.leaseTtlMs ?? parseLeaseTtl(env.SESSION_LEASE_TTL_MS) ?? DEFAULT_LEASE_TTL_MS;
   }
+
+  /** Each session's reminders, kept and fired by its `SessionObject` (decision 036). */
+  readonly reminders: ReminderStore = {
+    set: async (key, reminder) => unwrap(await this.#session(key).setReminder(reminder)),
+    list: (key) => this.#session(key).reminders(),
+    cancel: (key, keyOrId) => this.#session(key).cancelReminder(keyOrId),
+  };
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
     // Everything is checked before the first write: the session, its seeds and the shared scopes live in

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
+import { type NewReminder, PENDING_REMINDERS_KEY, type Reminder } from "../core/reminder.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { EventWindow } from "../core/session-store.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
@@ -14,13 +15,16 @@ import type {
   TaskWriteResult,
 } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
+import { AlarmDispatcher } from "./alarm-dispatcher.js";
 import { CacheLedger } from "./cache-ledger.js";
 import { windowLimit } from "./event-window.js";
 import { type HeldRows, type WindowRows, windowAnswer } from "./held-rows.js";
 import { judgeLease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
+import { reminderConcern, reminderQueueOf } from "./reminder-concern.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import { type CachedRow, SessionCache, type SessionMeta } from "./session-cache.js";
+import { SessionReminders } from "./session-reminders.js";
 import {
   cachedRow,
   HAS_EVENT,
@@ -136,12 +140,85 @@ const END_OF_LOG = Number.MAX_SAFE_INTEGER;
  */
 export class SessionObject extends DurableObject {
   readonly #tasks: SessionTasks;
+  readonly #reminders: SessionReminders;
+  readonly #alarms: AlarmDispatcher;
   #cache: SessionCache | null = null;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.#tasks = new SessionTasks(ctx.storage);
+    this.#reminders = new SessionReminders(ctx.storage);
+    const reminders = reminderConcern({
+      reminders: this.#reminders,
+      session: () => {
+        const meta = this.#load()?.meta;
+        return meta ? { appName: meta.appName, userId: meta.userId, sessionId: meta.sessionId } : null;
+      },
+      queue: () => reminderQueueOf(env),
+      log: (message) => console.warn(message),
+      changed: () => this.#showReminders(),
+    });
+    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders]);
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, SESSION_SQL_SCHEMA));
+  }
+
+  /**
+   * Schedules a reminder of this session (`ReminderStore.set`): a pending one with the same key is
+   * replaced; `invalid_request` past the per-session limit. The alarm is moved to the soonest one.
+   */
+  async setReminder(
+    input: NewReminder,
+  ): Promise<RpcResult<{ reminder: Reminder; replaced: Reminder | null }>> {
+    if (!this.#load()) return notFound();
+    let set: { reminder: Reminder; replaced: Reminder | null };
+    try {
+      set = this.#reminders.set(input, crypto.randomUUID(), Date.now());
+    } catch (error) {
+      if (error instanceof BatonError) return refuse(error);
+      throw error;
+    }
+    this.#showReminders();
+    await this.#alarms.reschedule();
+    return ok(set);
+  }
+
+  /** The pending reminders, soonest first. */
+  reminders(): Reminder[] {
+    return this.#reminders.list();
+  }
+
+  /** Cancels the pending reminder with this key (or id); `null` when there is none. */
+  async cancelReminder(keyOrId: string): Promise<Reminder | null> {
+    const cancelled = this.#reminders.cancel(keyOrId);
+    if (cancelled) {
+      this.#showReminders();
+      await this.#alarms.reschedule();
+    }
+    return cancelled;
+  }
+
+  /** One alarm for every timed concern of the session (reminders): each due one runs, then it is set again. */
+  override async alarm(): Promise<void> {
+    await this.#alarms.fire(Date.now());
+  }
+
+  /**
+   * Shows the pending reminders in the session's state under `_reminders` (the dev UI's State tab), written
+   * by the object alone, not by an event: it mirrors the reminders table and is never a turn's change.
+   */
+  #showReminders(): void {
+    const cache = this.#load();
+    if (!cache) return;
+    const pending = this.#reminders.list().map((r) => ({
+      id: r.id,
+      ...(r.key === undefined ? {} : { key: r.key }),
+      message: r.message,
+      dueAt: new Date(r.dueAt).toISOString(),
+    }));
+    const written = this.ctx.storage.transactionSync(() =>
+      writeState(this.#sql, { [PENDING_REMINDERS_KEY]: pending }),
+    );
+    Object.assign(cache.state, deepFreeze(written));
   }
 
   /**

@@ -3,6 +3,7 @@ import { type Event, EventSchema } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
 import { type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import type { CachedRow } from "./session-cache.js";
+import { REMINDER_TABLE_SQL } from "./session-reminders.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
 import { TASK_TABLES_SQL } from "./task-sql.js";
@@ -40,6 +41,8 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
   // Step 4: the session's epoch (decision 025), new each time the session is created; a row made before
   // this step reads its creation time as its epoch.
   "ALTER TABLE session ADD COLUMN epoch TEXT;",
+  // Step 5: reminders an agent set (decision 036), fired by the object's alarm.
+  REMINDER_TABLE_SQL,
 ];
 
 const SessionRowSchema = z.object({

@@ -12,6 +12,8 @@ import type { TurnRecord } from "./turn-record.js";
 export type AttemptOutcome =
   | { kind: "done"; final: Event | undefined }
   | { kind: "busy" }
+  /** The session is gone and the source does not recreate it (a reminder of a deleted session). */
+  | { kind: "gone" }
   | { kind: "failed"; error: string };
 
 export interface RunDeps {
@@ -26,10 +28,16 @@ export interface RunDeps {
  * event id fixed at accept time: a retry finds its user event stored and continues from what is stored.
  * An error event in this attempt, or a store refusal, makes the attempt `failed` (retried by the queue).
  */
-export async function runQueuedTurn(app: App, record: TurnRecord, deps: RunDeps): Promise<AttemptOutcome> {
+export async function runQueuedTurn(
+  app: App,
+  record: TurnRecord,
+  deps: RunDeps,
+  createsSession = true,
+): Promise<AttemptOutcome> {
   const key: SessionKey = { appName: app.name, userId: record.userId, sessionId: record.sessionId };
   try {
-    await ensureSession(deps.sessionStore, key);
+    if (createsSession) await ensureSession(deps.sessionStore, key);
+    else if (!(await deps.sessionStore.getSession(key, { numRecentEvents: 0 }))) return { kind: "gone" };
     const { sessionStore, services, onTrace } = deps;
     const runner = new Runner({ app, sessionStore, services, ...(onTrace ? { onTrace } : {}) });
     const events = await runner.start({

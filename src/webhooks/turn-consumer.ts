@@ -60,7 +60,13 @@ async function consumeOne(message: Message<unknown>, deps: ConsumerDeps): Promis
     log(`Turn ${record.turnId}: ${error}`);
     return message.retry({ delaySeconds: backoffSeconds(DEFAULT_RETRY, message.attempts) });
   }
-  const outcome = await runQueuedTurn(app, record, deps);
+  const outcome = await runQueuedTurn(app, record, deps, source.createsSession ?? true);
+  if (outcome.kind === "gone") {
+    await turn.settle("failed", {
+      error: `Session ${record.sessionId} no longer exists; the turn was dropped.`,
+    });
+    return message.ack();
+  }
   if (outcome.kind === "busy") {
     await turn.settle("queued");
     // Busy retries count toward max_retries too: growing waits let a long turn finish first.

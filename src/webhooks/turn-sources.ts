@@ -8,6 +8,8 @@ import { DEFAULT_RETRY } from "./webhook.js";
 /** What the consumer needs from the thing that started a turn: how to retry it, and what to do when done. */
 export interface TurnSource {
   retry: RetryDelays;
+  /** Whether a missing session is created (webhooks, schedules, email) or the turn dropped (reminders). */
+  createsSession?: boolean;
   onResult?: (
     record: TurnRecord,
     final: Event | undefined,
@@ -32,8 +34,9 @@ export function turnSource(app: App, record: TurnRecord): TurnSource | undefined
     }
     case "schedule":
       return app.schedulesByName.has(record.source) ? { retry: DEFAULT_RETRY } : undefined;
-    case "email":
     case "reminder":
+      return { retry: DEFAULT_RETRY, createsSession: false };
+    case "email":
       return undefined;
   }
 }
