@@ -77,6 +77,7 @@ export {
   runFunctionCalls,
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
+export { isToolset, type Toolset } from "./agents/toolset.js";
 export type { AgentConfigRegistry, LoadAgentConfigOptions } from "./config/agent-config-registry.js";
 export { AgentConfigError } from "./config/config-error.js";
 export { loadAgentConfig } from "./config/load-agent-config.js";

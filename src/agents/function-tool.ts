@@ -72,20 +72,29 @@ export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>)
       }
       const ask = config.requireConfirmation;
       const needed = typeof ask === "function" ? await ask(parsed.data, ctx) : ask === true;
-      if (needed && ctx.toolConfirmation === undefined) {
-        ctx.requestConfirmation({
-          hint: `Please approve or reject the tool call ${config.name}() by responding with a FunctionResponse with an expected ToolConfirmation payload.`,
-        });
-        ctx.actions.skipSummarization = true;
-        return {
-          ok: true,
-          value: { error: "This tool call requires confirmation, please approve or reject." },
-        };
-      }
-      if (needed && !ctx.toolConfirmation?.confirmed) {
-        return { ok: true, value: { error: "This tool call is rejected." } };
-      }
+      const held = confirmationGate(config.name, needed, ctx);
+      if (held !== undefined) return { ok: true, value: held };
       return { ok: true, value: await config.execute(parsed.data, ctx) };
     },
   };
+}
+
+/**
+ * ADK's `require_confirmation` check for a call that needs it: the answer to give instead of running (the
+ * request for confirmation, or the rejection), or `undefined` when the call may run.
+ */
+export function confirmationGate(
+  name: string,
+  needed: boolean,
+  ctx: ToolContext,
+): Record<string, unknown> | undefined {
+  if (!needed) return undefined;
+  if (ctx.toolConfirmation === undefined) {
+    ctx.requestConfirmation({
+      hint: `Please approve or reject the tool call ${name}() by responding with a FunctionResponse with an expected ToolConfirmation payload.`,
+    });
+    ctx.actions.skipSummarization = true;
+    return { error: "This tool call requires confirmation, please approve or reject." };
+  }
+  return ctx.toolConfirmation.confirmed ? undefined : { error: "This tool call is rejected." };
 }

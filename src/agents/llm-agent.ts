@@ -12,7 +12,12 @@ import type { BuiltInCodeExecutor } from "./gemini-tools.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { RequestSettings } from "./llm-request-builder.js";
 import { runLlmStep } from "./llm-step.js";
-import { agentTools, type ModelAgentConfig, transferPolicyOf } from "./model-agent-config.js";
+import {
+  type AgentTools,
+  agentTools,
+  type ModelAgentConfig,
+  transferPolicyOf,
+} from "./model-agent-config.js";
 import { requestToolsOf } from "./request-tool.js";
 import { settingsScopes } from "./state-scopes.js";
 
@@ -54,6 +59,8 @@ export class LlmAgent extends BaseAgent {
   readonly transferTool: FunctionTool;
   /** The agent's tools by name; `transfer_to_agent` is always known, so a call to it is validated, never "not found". */
   readonly toolsByName: ReadonlyMap<string, FunctionTool>;
+  /** Its tools and toolsets as given, resolved for each step by `stepTools`. */
+  readonly tools: AgentTools;
   /** The validated `generateContentConfig` (empty when none was given). */
   readonly generateContentConfig: GenerateContentConfig;
   /** `outputSchema` as JSON Schema, what the model is asked to follow. */
@@ -84,6 +91,7 @@ export class LlmAgent extends BaseAgent {
     const tools = agentTools(this, config.tools);
     this.transferTool = tools.transferTool;
     this.toolsByName = tools.toolsByName;
+    this.tools = tools;
   }
 
   /** The model of this agent or of its nearest LlmAgent ancestor. */

@@ -4,6 +4,7 @@ import type { AgentNode } from "../router/agent-node.js";
 import { identityInstruction } from "../transfer/agent-identity.js";
 import { transferOffer } from "../transfer/transfer-offer.js";
 import type { CallbackContext } from "./callback-context.js";
+import type { FunctionTool } from "./function-tool.js";
 import { modelNameOf } from "./gemini-tools.js";
 import { buildContents, type IncludeContents } from "./history.js";
 import { fillInstruction } from "./instruction-template.js";
@@ -29,7 +30,8 @@ export interface RequestSettings {
  * transfer block, joined by blank lines), filtered history, tools (the transfer tool first, as ADK's
  * transfer request processor adds it before the agent's tools). Shared by every model-driven agent kind
  * (LlmAgent, RuntimeAgent). Then, as ADK's request processors and tools do, the code executor and each
- * request tool in list order change the request (Gemini's built-in tools, few-shot examples).
+ * request tool in list order change the request (Gemini's built-in tools, few-shot examples). `tools` are
+ * the step's callable tools, toolsets resolved (`stepTools`).
  */
 export async function buildLlmRequest(
   agent: AgentNode,
@@ -37,6 +39,7 @@ export async function buildLlmRequest(
   ctx: InvocationContext,
   cbCtx: CallbackContext,
   model?: ModelSpec,
+  tools: readonly FunctionTool[] = functionToolsOf(settings.tools),
 ): Promise<LlmRequest> {
   const { instruction } = settings;
   const own =
@@ -47,7 +50,7 @@ export async function buildLlmRequest(
   const systemInstruction = [own, identityInstruction(agent), offer?.instruction ?? ""]
     .filter((block) => block.trim() !== "")
     .join("\n\n");
-  const declared = functionToolsOf(settings.tools).map((t) => t.declaration());
+  const declared = tools.map((t) => t.declaration());
   const request: LlmRequest = {
     systemInstruction,
     contents: buildContents(ctx.events, agent.name, {

@@ -12,6 +12,7 @@ import { editableContents } from "./history.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
+import { stepTools } from "./model-agent-config.js";
 import { writeOutputKey } from "./output-key.js";
 import { pluginHooks, withPlugins } from "./plugins.js";
 import { modelResponseAttributes, modelSpanAttributes } from "./span-attributes.js";
@@ -137,12 +138,20 @@ const isEmpty = (r: LlmResponse): boolean =>
  */
 export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): AsyncGenerator<Event> {
   // One callback context per step: what the instruction provider and model callbacks write lands on the step's event.
-  const tools = agent.toolsByName;
+  const offered = await stepTools(agent.tools, ctx);
+  const tools = offered.byName;
   // The user answered a confirmation: the confirmed calls run first, and the model sees their results.
   const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
   if (resumed) yield resumed;
   const cbCtx = new CallbackContext(ctx);
-  const request = await buildLlmRequest(agent, agent.requestSettings, ctx, cbCtx, agent.resolvedModel);
+  const request = await buildLlmRequest(
+    agent,
+    agent.requestSettings,
+    ctx,
+    cbCtx,
+    agent.resolvedModel,
+    offered.list,
+  );
   let eventId = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
   const toEvent = (response: LlmResponse): Event => {

@@ -1,6 +1,6 @@
 import type { AgentNode, TransferPolicy } from "../router/agent-node.js";
 import type { BaseAgentConfig } from "./base-agent.js";
-import type { CallbackContext } from "./callback-context.js";
+import { CallbackContext } from "./callback-context.js";
 import type {
   AfterToolCallback,
   BeforeModelCallback,
@@ -10,7 +10,9 @@ import type {
 } from "./callbacks.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { IncludeContents } from "./history.js";
-import { functionToolsOf, type ToolUnion } from "./request-tool.js";
+import type { InvocationContext } from "./invocation-context.js";
+import { functionToolsOf, isRequestTool, type ToolUnion } from "./request-tool.js";
+import { isToolset, type Toolset } from "./toolset.js";
 import { transferTool } from "./transfer-tool.js";
 
 export type InstructionProvider = (ctx: CallbackContext) => string | Promise<string>;
@@ -44,15 +46,49 @@ export function transferPolicyOf(config: ModelAgentConfig): TransferPolicy {
   };
 }
 
-/**
- * The agent's `transfer_to_agent` tool and all its tools by name, that one included, so a call to it is
- * validated like any other, never "not found".
- */
-export function agentTools(
-  agent: AgentNode,
-  tools: readonly ToolUnion[] = [],
-): { transferTool: FunctionTool; toolsByName: ReadonlyMap<string, FunctionTool> } {
+/** An agent's tools as built once: its fixed tools, its toolsets, and `transfer_to_agent`. */
+export interface AgentTools {
+  transferTool: FunctionTool;
+  /** The fixed tools by name, `transfer_to_agent` included, so a call to it is validated, never "not found". */
+  toolsByName: ReadonlyMap<string, FunctionTool>;
+  /** The entries as given, in order (toolsets unresolved). */
+  entries: readonly ToolUnion[];
+  /** The fixed function tools, in order. */
+  fixed: readonly FunctionTool[];
+  toolsets: readonly Toolset[];
+}
+
+/** The tools one model step offers: in the agent's order (toolsets expanded), and by name with the transfer tool. */
+export interface StepTools {
+  list: readonly FunctionTool[];
+  byName: ReadonlyMap<string, FunctionTool>;
+}
+
+/** Splits an agent's `tools` into its fixed tools and its toolsets, and adds its `transfer_to_agent` tool. */
+export function agentTools(agent: AgentNode, entries: readonly ToolUnion[] = []): AgentTools {
   const transfer = transferTool(agent);
-  const callable = functionToolsOf(tools);
-  return { transferTool: transfer, toolsByName: new Map([...callable, transfer].map((t) => [t.name, t])) };
+  const fixed = functionToolsOf(entries);
+  return {
+    transferTool: transfer,
+    toolsByName: new Map([...fixed, transfer].map((t) => [t.name, t])),
+    entries,
+    fixed,
+    toolsets: entries.filter(isToolset),
+  };
+}
+
+/**
+ * The callable tools of one step: the fixed ones as built, each toolset's resolved now (ADK
+ * `canonical_tools`). An agent without toolsets pays nothing: its list and map are the ones built once.
+ */
+export async function stepTools(tools: AgentTools, ctx: InvocationContext): Promise<StepTools> {
+  if (tools.toolsets.length === 0) return { list: tools.fixed, byName: tools.toolsByName };
+  const cbCtx = new CallbackContext(ctx);
+  const resolved = await Promise.all(
+    tools.entries.map((entry) =>
+      isToolset(entry) ? entry.tools(cbCtx) : isRequestTool(entry) ? [] : [entry],
+    ),
+  );
+  const list = resolved.flat();
+  return { list, byName: new Map([...list, tools.transferTool].map((t) => [t.name, t])) };
 }

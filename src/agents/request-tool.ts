@@ -1,6 +1,7 @@
 import type { Content } from "../core/content.js";
 import type { LlmRequest, ModelSpec } from "../core/llm.js";
 import type { FunctionTool } from "./function-tool.js";
+import { isToolset, type Toolset } from "./toolset.js";
 
 /** What a request tool sees while a request is built (the part of ADK's `ToolContext` its tools read there). */
 export interface RequestToolContext {
@@ -27,15 +28,15 @@ export interface RequestTool {
   processRequest(request: LlmRequest, ctx: RequestToolContext): void | Promise<void>;
 }
 
-/** What an agent's `tools` holds: tools the model calls, and tools that change the request. */
-export type ToolUnion = FunctionTool | RequestTool;
+/** What an agent's `tools` holds: tools the model calls, tools that change the request, and toolsets (`McpToolset`). */
+export type ToolUnion = FunctionTool | RequestTool | Toolset;
 
 export const isRequestTool = (tool: ToolUnion): tool is RequestTool =>
   "kind" in tool && tool.kind === "request";
 
-/** The tools the model can call, in order. */
+/** The fixed tools the model can call, in order (a toolset's are resolved per step: `stepTools`). */
 export const functionToolsOf = (tools: readonly ToolUnion[] = []): FunctionTool[] =>
-  tools.flatMap((tool) => (isRequestTool(tool) ? [] : [tool]));
+  tools.flatMap((tool) => (isRequestTool(tool) || isToolset(tool) ? [] : [tool]));
 
 /** The request tools, in order. */
 export const requestToolsOf = (tools: readonly ToolUnion[] = []): RequestTool[] =>

@@ -3,9 +3,11 @@ import type { BaseAgent } from "./base-agent.js";
 import type { FunctionTool } from "./function-tool.js";
 import { templateScopes } from "./instruction-template.js";
 import { functionToolsOf, type ToolUnion } from "./request-tool.js";
+import { isToolset, type Toolset } from "./toolset.js";
 
-/** A tool's shared scopes: what it declares, or both (through `ToolContext` it may touch any key). */
-export const toolScopes = (tool: FunctionTool): readonly SharedScope[] => tool.stateScopes ?? SHARED_SCOPES;
+/** A tool's or toolset's shared scopes: what it declares, or both (through its context it may touch any key). */
+export const toolScopes = (tool: FunctionTool | Toolset): readonly SharedScope[] =>
+  tool.stateScopes ?? SHARED_SCOPES;
 
 /** What a model-driven agent's settings can touch: its instruction template, output key and tools. */
 export function settingsScopes(settings: {
@@ -19,6 +21,7 @@ export function settingsScopes(settings: {
     scopesOfKeys(outputKey === undefined ? [] : [outputKey]),
     // Request tools (Gemini's built-ins, examples) read no state.
     ...functionToolsOf(tools).map(toolScopes),
+    ...tools.filter(isToolset).map(toolScopes),
   );
 }
 

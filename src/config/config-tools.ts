@@ -18,6 +18,7 @@ import {
   type ToolConfigSchema,
 } from "./agent-config-schema.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
+import { McpToolsetArgsSchema, mcpToolsetFromArgs } from "./config-mcp.js";
 
 type ToolYaml = z.infer<typeof ToolConfigSchema>;
 
@@ -26,16 +27,11 @@ export const BUILT_IN_TOOLS = [
   "AgentTool",
   "LongRunningFunctionTool",
   "ExampleTool",
+  "McpToolset",
   "exit_loop",
   "get_user_choice",
   ...Object.keys(GEMINI_TOOLS_BY_YAML_NAME),
 ] as const;
-
-/** Tools a Worker cannot run, by ADK's names, and why (the error names the reason, not just "unknown"). */
-const NOT_ON_WORKERS: Readonly<Record<string, string>> = {
-  McpToolset: "Baton has no MCP toolset yet, and a stdio MCP server (a child process) cannot run on Workers",
-  MCPToolset: "Baton has no MCP toolset yet, and a stdio MCP server (a child process) cannot run on Workers",
-};
 
 /** `code_executor` names Baton accepts: Gemini's built-in executor, by its class name or ADK's dotted path. */
 const BUILT_IN_EXECUTOR_NAMES = ["BuiltInCodeExecutor", "google.adk.code_executors.BuiltInCodeExecutor"];
@@ -84,9 +80,8 @@ function registered(name: string, scope: ToolScope, field: string): FunctionTool
   const tools = scope.registry.tools ?? {};
   const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
   if (tool !== undefined) return tool;
-  const why = Object.hasOwn(NOT_ON_WORKERS, name) ? ` (${NOT_ON_WORKERS[name]})` : "";
   throw new AgentConfigError(
-    configMessage(scope.file, field, `unknown tool "${name}"${why}; accepted: ${accepted(scope.registry)}`),
+    configMessage(scope.file, field, `unknown tool "${name}"; accepted: ${accepted(scope.registry)}`),
   );
 }
 
@@ -135,13 +130,17 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
     }
     case "ExampleTool":
       return exampleTool(tool, scope, field);
+    // ADK's older spelling names the same class.
+    case "McpToolset":
+    case "MCPToolset":
+      return mcpToolsetFromArgs(parsedArgs(McpToolsetArgsSchema, tool, scope, field), scope.file, field);
     default: {
       if (tool.args !== undefined) {
         throw new AgentConfigError(
           configMessage(
             scope.file,
             `${field}.args`,
-            `"${tool.name}" takes no args (only AgentTool, LongRunningFunctionTool and ExampleTool do)`,
+            `"${tool.name}" takes no args (only AgentTool, LongRunningFunctionTool, ExampleTool and McpToolset do)`,
           ),
         );
       }

@@ -65,6 +65,12 @@ export const ERROR_CODES = {
   A2A_REQUEST_FAILED: event(502, "upstream"),
   A2A_TIMEOUT: event(504, "upstream"),
   A2A_PROTOCOL_ERROR: event(502, "upstream"),
+  /** An MCP server could not be reached or refused the request (HTTP error, connection refused). */
+  MCP_UNAVAILABLE: event(503, "upstream"),
+  /** An MCP server did not answer within the toolset's timeout. */
+  MCP_TIMEOUT: event(504, "upstream"),
+  /** An MCP server answered something that is not MCP (bad JSON, a JSON-RPC error, a malformed result). */
+  MCP_PROTOCOL_ERROR: event(502, "upstream"),
   /** Recorded by the store in place of a canceled turn's next event (A2A `tasks/cancel`). */
   TURN_CANCELED: event(409, "user"),
   INTERNAL_ERROR: event(500, "internal"),

@@ -88,6 +88,8 @@ export const ATTR = {
   bytesWritten: "baton.storage.bytes_written",
   traceBytes: "baton.storage.trace_bytes",
   truncated: "baton.trace.truncated",
+  errorCode: "baton.error.code",
+  mcpServer: "baton.mcp.server",
 } as const;
 
 /**

@@ -6,6 +6,7 @@ import type { EmailResult, InboundEmail } from "../core/email.js";
 import { defineApp } from "../runner/app.js";
 import { verifiers } from "../webhooks/verifiers.js";
 import { webhook } from "../webhooks/webhook.js";
+import { exampleMcpTools } from "./example-mcp.js";
 
 /** A deterministic stand-in for a weather API, so the demo runs offline. */
 const getForecast = functionTool({
@@ -25,7 +26,8 @@ const weather = new LlmAgent({
   description: "Answers questions about the weather, forecasts, temperature and rain in a city.",
   instruction: "You are the weather specialist. Use get_forecast for any city the user names.",
   model: "demo:weather",
-  tools: [getForecast],
+  // With `MCP_EXAMPLE_URL` set, an MCP server's tools too (README "Agents use MCP servers' tools").
+  tools: [getForecast, exampleMcpTools],
   outputKey: "last_forecast",
 });
 

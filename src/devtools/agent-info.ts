@@ -12,10 +12,10 @@ export interface AgentInfo {
   sub_agents?: AgentInfo[];
 }
 
-/** The user's tools of an agent: the transfer tool is Baton's own and appears as edges instead. */
+/** The user's tools and toolsets of an agent: the transfer tool is Baton's own and appears as edges instead. */
 export function toolNamesOf(agent: BaseAgent): string[] {
   if (!(agent instanceof LlmAgent)) return [];
-  return [...agent.toolsByName.keys()].filter((name) => name !== TRANSFER_TOOL_NAME);
+  return agent.tools.entries.map((entry) => entry.name).filter((name) => name !== TRANSFER_TOOL_NAME);
 }
 
 /** A model string as written, or the provider's model id for an AI SDK `LanguageModel` object. */

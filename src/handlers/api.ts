@@ -24,7 +24,10 @@ const TOO_LARGE = `The body is larger than ${MAX_BODY_BYTES} bytes.`;
  * ADK's HTTP API as a Hono app. `deps` is built per request from the Worker's env (the session store
  * needs the Durable Object bindings), which is how the same app runs under tests with other stores.
  */
-export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps): Hono<HonoEnv<B>> {
+export function createAdkApi<B extends BatonBindings>(
+  deps: (env: B) => ApiDeps,
+  extra: { mcp?: Hono<HonoEnv> | undefined } = {},
+): Hono<HonoEnv<B>> {
   const api = new Hono<HonoEnv<B>>();
   api.onError(onError);
   api.notFound(notFound);
@@ -56,6 +59,8 @@ export function createAdkApi<B extends BatonBindings>(deps: (env: B) => ApiDeps)
     api.use(`${prefix}/apps/:app/*`, guardApp);
     api.use(`${prefix}/apps/:app/users/:user/*`, guardUser);
   }
+  // MCP (`@baton-agents/core/mcp`'s `mcpServer()`): behind the same auth, when the Worker serves it.
+  if (extra.mcp) api.route("/", extra.mcp);
   api.route("/", turns);
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);

@@ -1,3 +1,4 @@
+import type { Hono } from "hono";
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
 import { defaultServices } from "../defaults.js";
@@ -19,7 +20,7 @@ import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
 import type { TurnMessage } from "../webhooks/turn-record.js";
 import { turnSource } from "../webhooks/turn-sources.js";
 import { createAdkApi } from "./api.js";
-import type { ApiDeps, BatonBindings } from "./types.js";
+import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
 
 /** The bindings webhook turns need (wrangler `queues.producers` and `durable_objects.bindings`). */
 export interface WebhookEnv {
@@ -45,6 +46,11 @@ export interface WorkerOptions {
    * whose card is at the root `/.well-known/agent-card.json` (default: the only app).
    */
   a2a?: { userId?: string; defaultApp?: string };
+  /**
+   * Serves every app as an MCP server at `/mcp/<app>`: `mcpServer()` from `@baton-agents/core/mcp` (its own
+   * entry, so a Worker without it bundles no MCP SDK).
+   */
+  mcp?: Hono<HonoEnv>;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
   /** Inbound email (`inboundEmail` from `@baton-agents/core/cloudflare/email`), needed by apps with an `email` route. */
@@ -114,13 +120,16 @@ export function createWorker(options: WorkerOptions) {
   // Everything in the deps derives from the env alone, and workerd hands an isolate's requests the same env
   // object: built once per env, not per request (a new env object, as tests make, gets its own).
   const depsByEnv = new WeakMap<BatonWorkerEnv, ApiDeps>();
-  const api = createAdkApi<BatonWorkerEnv>((env) => {
-    const known = depsByEnv.get(env);
-    if (known) return known;
-    const made = apiDeps(env);
-    depsByEnv.set(env, made);
-    return made;
-  });
+  const api = createAdkApi<BatonWorkerEnv>(
+    (env) => {
+      const known = depsByEnv.get(env);
+      if (known) return known;
+      const made = apiDeps(env);
+      depsByEnv.set(env, made);
+      return made;
+    },
+    { mcp: options.mcp },
+  );
   const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS || !env.TURNS)
       throw new BatonError(

@@ -15,9 +15,9 @@ import type { ApiDeps, HonoEnv } from "./types.js";
 /**
  * Starts the turn: 400/404/409 are thrown here, before any response is begun. The caller then runs it
  * detached from the request (`drainTurn`, `detachTurn`): a client that goes away does not cut it short,
- * nor does it keep the lease.
+ * nor does it keep the lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
  */
-async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
+export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
@@ -63,11 +63,11 @@ function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
-    const turn = await beginTurn(c, await readBody(c, RunAgentRequestSchema));
+    const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
     return c.json(await drainTurn(c, turn));
   })
   .post("/run_sse", async (c) => {
-    const turn = detachTurn(c, await beginTurn(c, await readBody(c, RunAgentRequestSchema)));
+    const turn = detachTurn(c, await startTurn(c, await readBody(c, RunAgentRequestSchema)));
     return streamSSE(c, async (stream) => {
       try {
         for await (const event of turn) {

@@ -6,7 +6,13 @@ import { handOff } from "../agents/hand-off.js";
 import { editableContents } from "../agents/history.js";
 import type { InvocationContext } from "../agents/invocation-context.js";
 import { buildLlmRequest } from "../agents/llm-request-builder.js";
-import { agentTools, type ModelAgentConfig, transferPolicyOf } from "../agents/model-agent-config.js";
+import {
+  type AgentTools,
+  agentTools,
+  type ModelAgentConfig,
+  stepTools,
+  transferPolicyOf,
+} from "../agents/model-agent-config.js";
 import { writeOutputKey } from "../agents/output-key.js";
 import { settingsScopes } from "../agents/state-scopes.js";
 import { resumeConfirmedCalls } from "../agents/tool-execution.js";
@@ -42,12 +48,15 @@ export class RuntimeAgent extends BaseAgent {
   readonly config: Readonly<RuntimeAgentConfig>;
   /** The agent's tools by name, `transfer_to_agent` included. */
   readonly toolsByName: ReadonlyMap<string, FunctionTool>;
+  /** Its tools and toolsets as given, resolved for each turn by `stepTools`. */
+  readonly tools: AgentTools;
 
   constructor(config: RuntimeAgentConfig) {
     super(config);
     this.config = config;
     this.transferPolicy = transferPolicyOf(config);
-    this.toolsByName = agentTools(this, config.tools).toolsByName;
+    this.tools = agentTools(this, config.tools);
+    this.toolsByName = this.tools.toolsByName;
   }
 
   /** As an LlmAgent: callbacks, instruction, output key and tools; the runtime itself never sees state. */
@@ -60,13 +69,14 @@ export class RuntimeAgent extends BaseAgent {
   }
 
   protected async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
-    const confirmed = await resumeConfirmedCalls(ctx, this, this.toolsByName, this.config);
+    const offered = await stepTools(this.tools, ctx);
+    const confirmed = await resumeConfirmedCalls(ctx, this, offered.byName, this.config);
     if (confirmed) {
       yield confirmed;
       if (confirmed.actions.transferToAgent) return yield* this.handOffTo(ctx, confirmed);
     }
     const cbCtx = new CallbackContext(ctx);
-    const request = await buildLlmRequest(this, this.config, ctx, cbCtx);
+    const request = await buildLlmRequest(this, this.config, ctx, cbCtx, undefined, offered.list);
     if (this.config.beforeModel !== undefined) request.contents = editableContents(request.contents);
     const replaced = await firstResult(this.config.beforeModel, (cb) => cb(cbCtx, request));
     if (replaced !== undefined) return yield* this.replacedTurn(ctx, cbCtx, replaced);
@@ -74,7 +84,7 @@ export class RuntimeAgent extends BaseAgent {
     // the first before the loop starts, each next one when `endsLoop` lets the loop go on; the loop is
     // ended before a call the limit has no room for.
     if (!ctx.takeLlmCall()) throw ctx.llmCallsLimitError();
-    const recorder = new TurnRecorder(ctx, this, this.toolsByName, this.config);
+    const recorder = new TurnRecorder(ctx, this, offered.byName, this.config);
     const pending = { ...cbCtx.state.delta };
     let transfer: Event | undefined;
     let limitReached = false;

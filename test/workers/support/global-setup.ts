@@ -3,6 +3,7 @@
 import type { Server } from "node:http";
 import type { TestProject } from "vitest/node";
 import { startPeer } from "../../support/a2a-peer.js";
+import { startEverythingServer, startMcpTestServer } from "../../support/mcp-processes.js";
 import { startCollector } from "../../support/otlp-collector.js";
 import { startFakeOpenAiServer } from "./fake-openai-server.js";
 import { RESULT_SECRET, startResultReceiver } from "./result-receiver.js";
@@ -29,7 +30,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ],
   });
   project.provide("a2aPeerCardUrl", peer.cardUrl);
+  // Real MCP servers in their own processes: the official SDK's (one of them for a test to stop) and the
+  // registry's "everything" demo server.
+  const [mcp, stoppableMcp, everything] = await Promise.all([
+    startMcpTestServer(),
+    startMcpTestServer(),
+    startEverythingServer(),
+  ]);
+  project.provide("mcpServerOrigin", mcp.origin);
+  project.provide("stoppableMcpOrigin", stoppableMcp.origin);
+  project.provide("everythingMcpUrl", `${everything.origin}/mcp`);
   return async () => {
+    await Promise.all([mcp.stop(), stoppableMcp.stop(), everything.stop()]);
     await peer.close();
     await Promise.all([close(model.server), close(receiver.server), collector.close()]);
   };

@@ -20,6 +20,12 @@ declare module "vitest" {
     fakeModelUrl: string;
     /** The card URL of the scripted A2A peer on 127.0.0.1 whose task fails (from the globalSetup). */
     a2aPeerCardUrl: string;
+    /** Origin of test/support/mcp-test-server.ts, the official SDK's MCP server (from the globalSetup). */
+    mcpServerOrigin: string;
+    /** Another such server, which one test stops (`POST /exit`). */
+    stoppableMcpOrigin: string;
+    /** The Streamable HTTP endpoint of `@modelcontextprotocol/server-everything`. */
+    everythingMcpUrl: string;
     /** The `API_TOKENS` binding the workers project gives the demo entry. */
     workersApiToken: string;
     /** Base URL of the Node receiver of `onResult` deliveries (from the globalSetup). */

@@ -1,0 +1,59 @@
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { BatonError } from "../../core/errors.js";
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The HTTP status an SDK transport error carries (Streamable HTTP and SSE errors both have `code`). */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof McpError) return undefined;
+  if (!(error instanceof Error) || !("code" in error)) return undefined;
+  const code = error.code;
+  return typeof code === "number" && code >= 100 && code < 600 ? code : undefined;
+}
+
+/** Whether the Streamable HTTP initialize was refused in a way that means "this server speaks HTTP+SSE". */
+export const refusedStreamableHttp = (error: unknown): boolean => {
+  const status = error instanceof StreamableHTTPError ? error.code : undefined;
+  return typeof status === "number" && status >= 400 && status < 500;
+};
+
+/**
+ * Any failure of a call to an MCP server as a coded error: `MCP_TIMEOUT` when it did not answer in time,
+ * `MCP_UNAVAILABLE` when it could not be reached or answered an HTTP error, `MCP_PROTOCOL_ERROR` when it
+ * answered something that is not MCP (a JSON-RPC error, bad JSON, a result of the wrong shape).
+ */
+export function mcpFailure(error: unknown, url: string, what: string): BatonError {
+  if (error instanceof BatonError) return error;
+  const detail = messageOf(error);
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return new BatonError("MCP_TIMEOUT", `The MCP server at ${url} did not answer ${what} in time.`, {
+      cause: error,
+    });
+  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed)
+    return new BatonError(
+      "MCP_PROTOCOL_ERROR",
+      `The MCP server at ${url} answered ${what} with an error: ${detail}`,
+      { cause: error },
+    );
+  const status = httpStatusOf(error);
+  if (status !== undefined)
+    return new BatonError("MCP_UNAVAILABLE", `The MCP server at ${url} answered HTTP ${status} to ${what}.`, {
+      cause: error,
+      upstreamStatus: status,
+    });
+  const garbled = error instanceof SyntaxError || (error instanceof Error && error.name.endsWith("ZodError"));
+  if (garbled)
+    return new BatonError(
+      "MCP_PROTOCOL_ERROR",
+      `The MCP server at ${url} answered ${what} with something that is not MCP: ${detail}`,
+      { cause: error },
+    );
+  return new BatonError(
+    "MCP_UNAVAILABLE",
+    `The MCP server at ${url} could not be reached for ${what}: ${detail}`,
+    {
+      cause: error,
+    },
+  );
+}

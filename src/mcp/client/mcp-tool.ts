@@ -1,0 +1,84 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext } from "../../agents/callback-context.js";
+import { confirmationGate, type FunctionTool } from "../../agents/function-tool.js";
+import type { SharedScope } from "../../core/state.js";
+import { ATTR } from "../../core/trace.js";
+import { mcpFailure } from "./mcp-failure.js";
+
+/** A tool as an MCP server lists it (`tools/list`). */
+export type McpToolInfo = Tool;
+
+/** ADK `require_confirmation` for MCP tools: always, never, or a function of the call. */
+export type McpConfirmation =
+  | boolean
+  | ((args: Record<string, unknown>, ctx: ToolContext, tool: McpToolInfo) => boolean | Promise<boolean>);
+
+/** What an MCP tool needs from its toolset: how to reach the server for one call, and its settings. */
+export interface McpToolHost {
+  readonly url: string;
+  readonly stateScopes: readonly SharedScope[] | undefined;
+  readonly requireConfirmation: McpConfirmation | undefined;
+  /** Milliseconds one call may take. */
+  readonly callTimeoutMs: number;
+  /** A connected client for this call (closed after it). */
+  open(ctx: ToolContext): Promise<Client>;
+}
+
+/**
+ * The function response ADK makes of a tool result (`CallToolResult.model_dump(exclude_none=True)`): the
+ * content blocks, the structured content when the server sent some, and `isError`.
+ */
+export function shapeResult(result: CallToolResult | { toolResult: unknown }): Record<string, unknown> {
+  // A pre-2024 server's `{toolResult}` reads as one text block.
+  if (!("content" in result)) {
+    const text = JSON.stringify("toolResult" in result ? result.toolResult : null);
+    return { content: [{ type: "text", text }], isError: false };
+  }
+  return {
+    content: result.content,
+    ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+    isError: result.isError ?? false,
+  };
+}
+
+/**
+ * One MCP tool as a Baton tool (ADK `McpTool`): declared with its (prefixed) name, description and
+ * `inputSchema`; a call connects, calls `tools/call` with the server's own name, and answers the result
+ * as ADK shapes it. A server that is down, slow or answers garbage gives `{"error": …}` with the code,
+ * which the model reads, and a failed span with the code in the trace; the turn goes on.
+ */
+export function mcpTool(info: McpToolInfo, name: string, host: McpToolHost): FunctionTool {
+  const description = info.description ?? "";
+  return {
+    name,
+    description,
+    isLongRunning: false,
+    stateScopes: host.stateScopes,
+    declaration: () => ({ name, description, parameters: info.inputSchema }),
+    async run(args, ctx) {
+      const ask = host.requireConfirmation;
+      const needed = typeof ask === "function" ? await ask(args, ctx, info) : ask === true;
+      const held = confirmationGate(name, needed, ctx);
+      if (held !== undefined) return { ok: true, value: held };
+      const attributes = { [ATTR.mcpServer]: host.url, [ATTR.toolName]: info.name };
+      const span = ctx.invocation.recorder.start(`mcp tools/call ${info.name}`, attributes, ctx.span);
+      let client: Client | undefined;
+      try {
+        client = await host.open(ctx);
+        const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
+          timeout: host.callTimeoutMs,
+        });
+        const value = shapeResult(result);
+        span.end();
+        return { ok: true, value };
+      } catch (error) {
+        const failure = mcpFailure(error, host.url, `tools/call ${info.name}`);
+        span.end({ [ATTR.errorCode]: failure.code }, failure);
+        return { ok: true, value: { error: `${failure.code}: ${failure.message}` } };
+      } finally {
+        await client?.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import * as z from "zod";
+import type { CallbackContext } from "../../agents/callback-context.js";
+import type { FunctionTool } from "../../agents/function-tool.js";
+import type { Toolset } from "../../agents/toolset.js";
+import { SHARED_SCOPES, type SharedScope } from "../../core/state.js";
+import { ATTR } from "../../core/trace.js";
+import { connect } from "./connect.js";
+import {
+  type ConnectionParams,
+  type ConnectionParamsInput,
+  ConnectionParamsSchema,
+} from "./connection-params.js";
+import { mcpFailure } from "./mcp-failure.js";
+import { type McpConfirmation, type McpToolHost, type McpToolInfo, mcpTool } from "./mcp-tool.js";
+import { ToolListCache } from "./tool-list-cache.js";
+
+/** Headers for one invocation, from what it knows (ADK `header_provider`): a user's token in state, say. */
+export type HeaderProvider = (
+  ctx: CallbackContext,
+) => Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
+
+/** Which of the server's tools the agent gets (ADK `tool_filter`): their names, or a predicate. */
+export type ToolFilter = readonly string[] | ((tool: McpToolInfo, ctx: CallbackContext) => boolean);
+
+export interface McpToolsetConfig {
+  /** How to reach the server (ADK `connection_params`); or give `url` (Streamable HTTP) instead. */
+  connectionParams?: ConnectionParamsInput;
+  /** The server's URL, for Streamable HTTP with the default timeouts (falls back to HTTP+SSE on a 4xx). */
+  url?: string;
+  /** Headers sent with every request, over those of `connectionParams`. */
+  headers?: Record<string, string>;
+  /** Headers per invocation, over the static ones (ADK `header_provider`). */
+  headerProvider?: HeaderProvider;
+  toolFilter?: ToolFilter;
+  /** Prefixes every tool's name as ADK does: `<prefix>_<name>`. The server is called with its own name. */
+  toolNamePrefix?: string;
+  /** Ask the user before each call (ADK's `adk_request_confirmation` flow): `true`, or a function of the call. */
+  requireConfirmation?: McpConfirmation;
+  /** Seconds an isolate reuses a server's tool list (per set of headers). Default 60; 0 lists every step. */
+  toolListTtl?: number;
+  /** The shared scopes `headerProvider` and `requireConfirmation` read; left out, both when either is given. */
+  stateScopes?: readonly SharedScope[];
+}
+
+const TtlSchema = z.number().nonnegative().default(60);
+
+function paramsOf(config: McpToolsetConfig): ConnectionParams {
+  if ((config.url === undefined) === (config.connectionParams === undefined))
+    throw new TypeError("McpToolset: give exactly one of `url` and `connectionParams`.");
+  const given = config.connectionParams ?? { url: config.url };
+  const parsed = ConnectionParamsSchema.safeParse(given);
+  if (!parsed.success)
+    throw new TypeError(`McpToolset: invalid connection params: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const selected = (filter: ToolFilter | undefined, tool: McpToolInfo, ctx: CallbackContext): boolean =>
+  filter === undefined || (typeof filter === "function" ? filter(tool, ctx) : filter.includes(tool.name));
+
+/**
+ * The tools of an MCP server as an agent's tools (ADK `McpToolset`), over Streamable HTTP or HTTP+SSE
+ * with the official MCP SDK. Tools are listed per step (cached per isolate for `toolListTtl` seconds),
+ * filtered and prefixed; a server that cannot be listed gives the tools last listed, or none, and a
+ * failed span with the code: the turn goes on either way.
+ * @example
+ * const agent = new LlmAgent({ name: "helper", model: "demo:", tools: [
+ *   new McpToolset({ url: "https://tools.example/mcp", toolFilter: ["search"], toolNamePrefix: "kb" })] });
+ */
+export class McpToolset implements Toolset {
+  readonly kind = "toolset";
+  readonly name: string;
+  readonly params: ConnectionParams;
+  readonly stateScopes: readonly SharedScope[] | undefined;
+  private readonly cache: ToolListCache;
+  private readonly host: McpToolHost;
+
+  constructor(readonly config: McpToolsetConfig) {
+    this.params = paramsOf(config);
+    this.name = `McpToolset(${this.params.url})`;
+    const reads = config.headerProvider !== undefined || typeof config.requireConfirmation === "function";
+    this.stateScopes = config.stateScopes ?? (reads ? SHARED_SCOPES : []);
+    const ttl = TtlSchema.safeParse(config.toolListTtl);
+    if (!ttl.success) throw new TypeError("McpToolset: `toolListTtl` is a number of seconds, 0 or more.");
+    this.cache = new ToolListCache(ttl.data * 1000);
+    this.host = {
+      url: this.params.url,
+      stateScopes: this.stateScopes,
+      requireConfirmation: config.requireConfirmation,
+      callTimeoutMs: this.params.sseReadTimeout * 1000,
+      open: async (ctx) => this.open(ctx, await this.headers(ctx)),
+    };
+  }
+
+  async tools(ctx: CallbackContext): Promise<readonly FunctionTool[]> {
+    const headers = await this.headers(ctx);
+    const infos = await this.listed(ctx, headers);
+    const prefix = this.config.toolNamePrefix;
+    return infos
+      .filter((info) => selected(this.config.toolFilter, info, ctx))
+      .map((info) => mcpTool(info, prefix ? `${prefix}_${info.name}` : info.name, this.host));
+  }
+
+  /** The static headers, then `connectionParams`' and the top-level ones, then the provider's. */
+  private async headers(ctx: CallbackContext): Promise<Record<string, string>> {
+    const provided = (await this.config.headerProvider?.(ctx)) ?? {};
+    return { ...this.params.headers, ...this.config.headers, ...provided };
+  }
+
+  private open(ctx: CallbackContext, headers: Record<string, string>): Promise<Client> {
+    return connect({ params: this.params, headers, fetch: ctx.invocation.services.fetch });
+  }
+
+  /** The server's tools: from the cache while fresh, else listed now; on failure the stale list, or none. */
+  private async listed(
+    ctx: CallbackContext,
+    headers: Record<string, string>,
+  ): Promise<readonly McpToolInfo[]> {
+    const now = ctx.invocation.services.clock.now();
+    const cached = this.cache.get(headers, now);
+    if (cached?.fresh) return cached.tools;
+    const { invocation } = ctx;
+    const span = invocation.recorder.start(
+      "mcp tools/list",
+      { [ATTR.mcpServer]: this.params.url },
+      invocation.span,
+    );
+    let client: Client | undefined;
+    try {
+      client = await this.open(ctx, headers);
+      const tools: McpToolInfo[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+          timeout: this.params.sseReadTimeout * 1000,
+        });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      this.cache.set(headers, tools, now);
+      span.end();
+      return tools;
+    } catch (error) {
+      const failure = mcpFailure(error, this.params.url, "tools/list");
+      span.end({ [ATTR.errorCode]: failure.code }, failure);
+      return cached?.tools ?? [];
+    } finally {
+      await client?.close();
+    }
+  }
+}
