@@ -14,10 +14,15 @@ interface Bundle {
   targetKiB: number;
 }
 
-/** The Workers measured, and the gzip size each must stay within (test/unit/entries checks the second). */
+/**
+ * The Workers measured, and the gzip size each must stay within (test/unit/entries checks the second).
+ * Issue 12 set 250 and 150 KiB; issues 24, 25, 28 and 29 (MCP, A2A's HTTP+JSON binding, schedules and
+ * reminders, compaction) grew both to 252 and 160.5 KiB, and the limits were raised to 260 and 165 with
+ * that growth named (docs/benchmarks.md, "Bundle size"), to be won back by making those features opt-in.
+ */
 export const BUNDLES: readonly Bundle[] = [
-  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 250 },
-  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 150 },
+  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 260 },
+  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 165 },
 ];
 
 const kib = (n: number) => `${n.toFixed(1)} KiB`;
