@@ -174,9 +174,9 @@ export function buildContents(
 /**
  * What a session's history gave one agent on one branch, kept in the memo slot of the session's first
  * event: the events read so far (their count and the last one), the built contents, and the function
- * response ids among them; it is the `ContentLog` its requests' contents are read from, so the prompt built
- * from it is extended the same way (`models/convert.ts`). Kept only while the contents are the filtered events in order, with nothing
- * rearranged, so that new events that only append keep it true.
+ * response ids among them; it is the `ContentLog` its requests' contents are read from, so the prompt
+ * built from it is extended the same way (`models/convert.ts`). Kept only while the contents are the
+ * filtered events in order, with nothing rearranged, so that new events that only append keep it true.
  */
 interface KeptHistory extends ContentLog {
   count: number;
@@ -269,7 +269,9 @@ function fullHistory(
   }
   const arranged = responsesAfterTheirCalls(latestResponseAfterItsCall(contents));
   const last = events.at(-1);
-  if (compacted || last === undefined || !sameContents(arranged, contents)) return { contents: arranged };
+  // Only a whole, unrearranged history is kept: "none" reads from the current turn, not from the first event.
+  const keepable = options.includeContents === "default" && !compacted && sameContents(arranged, contents);
+  if (!keepable || last === undefined) return { contents: arranged };
   const answered = new Set<string>();
   for (const content of contents) for (const id of responseIdsOf(content)) answered.add(id);
   const kept = { count: events.length, last, contents: contents.slice(), answered, derived: new Map() };
