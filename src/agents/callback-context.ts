@@ -23,6 +23,14 @@ export class CallbackContext {
   get userContent() {
     return this.invocation.userContent;
   }
+
+  /**
+   * Aborted when the turn is stopped (a cancel, an `interrupt`): pass it to `fetch` and other slow work so
+   * a stopped turn stops at once.
+   */
+  get abortSignal(): AbortSignal | undefined {
+    return this.invocation.runConfig.signal;
+  }
 }
 
 /** What a tool sees: a callback context plus its function-call id and the actions of its response. */
