@@ -8,7 +8,7 @@
  */
 import type { ArtifactService } from "./artifacts.js";
 import type { Clock, IdSource } from "./ids.js";
-import type { LlmRequest, LlmResponse, ModelSpec, RetryPolicy } from "./llm.js";
+import type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy } from "./llm.js";
 
 import type { ReminderStore } from "./reminder.js";
 
@@ -45,6 +45,12 @@ export interface ModelPort {
    * partial chunks, then one final response. A failure is a `BatonError` with a `MODEL_*` code.
    */
   call(spec: ModelSpec, request: LlmRequest, options: ModelCallOptions): AsyncIterable<LlmResponse>;
+  /**
+   * The model object `spec` names, resolved as `call` resolves it (the registered providers, configured
+   * from `env`), for runtimes that run their own loop over it (`aiSdkRuntime`). A `MODEL_CONFIG`
+   * `BatonError` names the registered prefixes when the prefix is unknown.
+   */
+  resolve?(spec: ModelSpec, env: Env): ModelObject;
 }
 
 /** Everything an invocation needs from the outside world. `defaultServices()` gives the real ones. */
