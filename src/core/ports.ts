@@ -6,11 +6,13 @@
  * This file names platform types (`fetch`, `AbortSignal`), so it is left out of tsconfig.pure.json; it
  * holds types only. The pure folders never import it.
  */
+import type { ArtifactService } from "./artifacts.js";
 import type { Clock, IdSource } from "./ids.js";
 import type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy } from "./llm.js";
 
 import type { ReminderStore } from "./reminder.js";
 
+export type { ArtifactService } from "./artifacts.js";
 export type { Clock, IdSource } from "./ids.js";
 export type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy, ToolDeclaration } from "./llm.js";
 export type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "./session-store.js";
@@ -65,4 +67,10 @@ export interface RunServices {
   models: ModelPort;
   /** The session store's reminders (the reminder tools use them); the runner fills it in from the store. */
   reminders?: ReminderStore;
+  /**
+   * ADK's artifact service: what `saveArtifact`/`loadArtifact`/`listArtifacts` on tool and callback
+   * contexts use, and the artifact routes. R2 on Workers (`ARTIFACTS`), in memory for the `baton` entry's
+   * `Runner`; left out, those calls say that no artifact service is configured.
+   */
+  artifacts?: ArtifactService;
 }

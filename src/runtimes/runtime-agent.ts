@@ -146,7 +146,7 @@ export class RuntimeAgent extends BaseAgent {
         : {}),
       ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
       ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
-      actions: { stateDelta: { ...cbCtx.state.delta } },
+      actions: { stateDelta: { ...cbCtx.state.delta }, artifactDelta: { ...cbCtx.artifactDelta } },
     });
     writeOutputKey(this.config.outputKey, event);
     yield event;
