@@ -18,6 +18,7 @@ import type { InvocationContext } from "./invocation-context.js";
 import { pluginHooks, withPlugins } from "./plugins.js";
 import { toolSpanAttributes } from "./span-attributes.js";
 import { confirmationRequestEvent, confirmedCalls, type ToolConfirmation } from "./tool-confirmation.js";
+import { untilAborted } from "./until-aborted.js";
 
 export interface ToolCallbacks {
   beforeTool?: OneOrMany<BeforeToolCallback> | undefined;
@@ -117,7 +118,7 @@ async function lifecycle(
     if (cached !== undefined) response = cached;
     else {
       try {
-        const result = await tool.run(args, toolCtx);
+        const result = await untilAborted(tool.run(args, toolCtx), ctx.runConfig.signal);
         pending = tool.isLongRunning && result.ok && result.value == null;
         response = result.ok ? asResponse(result.value) : { error: result.error };
       } catch (error) {
@@ -166,9 +167,14 @@ export async function executeFunctionCalls(
 export function responseEvent(ctx: InvocationContext, outcomes: readonly CallOutcome[]): Event | undefined {
   const parts = outcomes.flatMap((o) => (o.part ? [o.part] : []));
   if (parts.length === 0) return undefined;
-  const actions: Partial<EventActions> = { stateDelta: {}, requestedToolConfirmations: {} };
+  const actions: Partial<EventActions> = {
+    stateDelta: {},
+    artifactDelta: {},
+    requestedToolConfirmations: {},
+  };
   for (const { ctx: toolCtx } of outcomes) {
     Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
+    Object.assign(actions.artifactDelta ?? {}, toolCtx.artifactDelta);
     const { requestedToolConfirmations, ...scalars } = toolCtx.actions;
     // Dict-valued actions merge across calls; scalars: the later call wins (ADK's deep merge).
     Object.assign(actions.requestedToolConfirmations ?? {}, requestedToolConfirmations);

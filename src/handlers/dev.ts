@@ -14,8 +14,6 @@ const UNSUPPORTED: readonly [path: string, feature: string][] = [
   ["/dev/apps/:app/builder", "The agent builder"],
   ["/dev/apps/:app/tests/*", "Agent tests"],
   ["/dev/apps/:app/tests", "Agent tests"],
-  ["/apps/:app/users/:user/sessions/:session/artifacts/*", "Artifacts"],
-  ["/apps/:app/users/:user/sessions/:session/artifacts", "Artifacts"],
 ];
 
 /** ADK's eval routes, answered by `evalRoutes()` when a Worker serves them (decision 034); else 501. */

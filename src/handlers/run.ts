@@ -7,17 +7,21 @@ import { Runner } from "../runner/runner.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
-import { detachTurn, drainTurn } from "./detached-turn.js";
+import { detachTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
 import type { ApiDeps, HonoEnv } from "./types.js";
 
 /**
- * Starts the turn: 400/404/409 are thrown here, before any response is begun. The caller then runs it
- * detached from the request (`drainTurn`, `detachTurn`): a client that goes away does not cut it short,
- * nor does it keep the lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
+ * Starts the turn: 400/404/409 are thrown here, before any response is begun, and the turn runs detached
+ * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the
+ * lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
  */
-export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
+export function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
+  return detachTurn(c, beginTurn(c, body));
+}
+
+async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
@@ -60,19 +64,37 @@ function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
   ctx?.waitUntil(work);
 }
 
+/**
+ * ADK's SSE frames of one event: an event with content parts and an `artifactDelta` goes out as two, a copy
+ * with the delta cleared and then a copy without content, because ADK's dev UI renders artifacts from the
+ * action-only event (ADK-SEMANTICS §6.1, H05). Only the original is stored. A request naming a
+ * `functionCallEventId` gets it whole, as ADK does.
+ */
+export function sseFrames(event: Event, functionCallEventId: string | undefined): Event[] {
+  const parts = event.content?.parts ?? [];
+  if (functionCallEventId || Object.keys(event.actions.artifactDelta).length === 0 || parts.length === 0)
+    return [event];
+  const { content: _content, ...actionOnly } = event;
+  return [{ ...event, actions: { ...event.actions, artifactDelta: {} } }, actionOnly];
+}
+
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
     const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
-    return c.json(await drainTurn(c, turn));
+    const events: Event[] = [];
+    for await (const event of turn) events.push(event);
+    return c.json(events);
   })
   .post("/run_sse", async (c) => {
-    const turn = detachTurn(c, await startTurn(c, await readBody(c, RunAgentRequestSchema)));
+    const body = await readBody(c, RunAgentRequestSchema);
+    const turn = await startTurn(c, body);
     return streamSSE(c, async (stream) => {
       try {
         for await (const event of turn) {
           if (stream.aborted) return; // The client left; the turn carries on without it.
-          await stream.writeSSE({ data: JSON.stringify(event) });
+          for (const frame of sseFrames(event, body.functionCallEventId))
+            await stream.writeSSE({ data: JSON.stringify(frame) });
         }
       } catch (error) {
         // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).

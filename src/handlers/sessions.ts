@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
 import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
@@ -48,7 +49,17 @@ export const sessions = new Hono<AppScopedEnv>()
     assertNoAppState(callerOf(c), stateDelta, "stateDelta");
     return c.json(await serviceOf(c).patchState(keyOf(c.var.app, c.req.param()), stateDelta));
   })
+  // Stops the running turn (decision 028): its cancel event is stored and the session is free on return.
+  .post("/apps/:app/users/:user/sessions/:session/cancel", async (c) => {
+    const store = c.var.deps.sessionStore;
+    if (!store.cancelTurn) throw new BatonError("not_supported", "This session store cannot stop a turn");
+    const event = await store.cancelTurn(keyOf(c.var.app, c.req.param()));
+    return c.json({ canceled: event !== null, event });
+  })
   .delete("/apps/:app/users/:user/sessions/:session", async (c) => {
-    await serviceOf(c).delete(keyOf(c.var.app, c.req.param()));
+    const key = keyOf(c.var.app, c.req.param());
+    await serviceOf(c).delete(key);
+    // Its files go with it (its user's `user:` ones stay): nothing else could reach them again.
+    await c.var.deps.services.artifacts?.deleteSessionArtifacts?.(key);
     return c.json(null);
   });

@@ -7,6 +7,8 @@ declare global {
     interface Env extends SessionStoreEnv, WebhookEnv {
       /** Agent cards of remote A2A agents (wrangler `[[kv_namespaces]]`). */
       AGENT_CARDS: KVNamespace;
+      /** ADK artifacts (wrangler `[[r2_buckets]]`). */
+      ARTIFACTS: R2Bucket;
       /** The R2 eval store's contract tests (vitest.config.ts `r2Buckets`). */
       EVALS_TEST: R2Bucket;
     }

@@ -4,9 +4,9 @@ import "../../../src/worker.js";
 import { callEntry, expectJson, freshIds, runBody, sessionsOf } from "../support/http.js";
 
 /*
- * ADK's eval routes on the demo Worker entry (its app object keeps the sets: wrangler.toml binds no R2
- * bucket for them), in the shapes ADK's server answers and the dev UI reads: camelCase bodies, EvalStatus
- * as its number, legacy lists bare and newer ones wrapped.
+ * ADK's eval routes on the demo Worker entry (its eval sets go to the ARTIFACTS bucket, under `evals/`), in
+ * the shapes ADK's server answers and the dev UI reads: camelCase bodies, EvalStatus as its number, legacy
+ * lists bare and newer ones wrapped.
  */
 
 interface Invocation {
