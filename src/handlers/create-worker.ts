@@ -1,6 +1,9 @@
 import type { Hono } from "hono";
+import { consumePushDeliveries } from "../a2a/server/push-consumer.js";
+import { pushPolicyFromList } from "../a2a/server/push-policy.js";
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
+import type { PushDelivery } from "../core/task-store.js";
 import { defaultServices } from "../defaults.js";
 import type { EmailSupport } from "../email/email-support.js";
 import type { IncomingEmail } from "../email/receive-email.js";
@@ -28,8 +31,15 @@ export interface WebhookEnv {
   WEBHOOK_TURNS?: TurnNamespace;
 }
 
+/** A2A push notifications (decision 038): the queue of deliveries and the hosts they may go to. */
+export interface A2aPushEnv {
+  A2A_PUSH?: Pick<Queue<PushDelivery>, "send" | "sendBatch">;
+  /** Comma-separated: `*` (any public host, the default), `*.example.com`, or a host by name. */
+  A2A_PUSH_HOSTS?: string;
+}
+
 /** What a Baton Worker's env holds: the session bindings, the auth settings, model keys and bindings. */
-export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & BatonBindings;
+export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & A2aPushEnv & BatonBindings;
 
 export interface WorkerOptions {
   apps: readonly App[];
@@ -43,9 +53,11 @@ export interface WorkerOptions {
   /**
    * A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`;
    * a name outside Baton's reserved namespace is stored as `baton:a2a:<name>`, decision 029), and the app
-   * whose card is at the root `/.well-known/agent-card.json` (default: the only app).
+   * whose card is at the root `/.well-known/agent-card.json` (default: the only app). Push notifications
+   * are on when the Worker has the `A2A_PUSH` queue, unless `pushNotifications` is `false`; `pushQueue` is
+   * that queue's name (default `baton-a2a-push`), which the `queue` handler tells its batches by.
    */
-  a2a?: { userId?: string; defaultApp?: string };
+  a2a?: { userId?: string; defaultApp?: string; pushNotifications?: boolean; pushQueue?: string };
   /**
    * Serves every app as an MCP server at `/mcp/<app>`: `mcpServer()` from `@baton-agents/core/mcp` (its own
    * entry, so a Worker without it bundles no MCP SDK).
@@ -70,6 +82,7 @@ const withReplay = (apps: ReadonlyMap<string, App>): ReadonlyMap<string, App> =>
   );
 
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
+export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
 
 /** A Worker secret or var by name, when it is a non-empty string. */
 const secretOf = (env: BatonWorkerEnv) => (name: string) => {
@@ -105,6 +118,8 @@ export function createWorker(options: WorkerOptions) {
     const { clock, ids } = services(env);
     return { ledger: turnLedger(WEBHOOK_TURNS), queue: TURNS, secret: secretOf(env), clock, ids };
   };
+  const pushOn = (env: BatonWorkerEnv) =>
+    options.a2a?.pushNotifications !== false && env.A2A_PUSH !== undefined;
   const apiDeps = (env: BatonWorkerEnv): ApiDeps => {
     const webhooks = acceptDeps(env);
     return {
@@ -113,6 +128,7 @@ export function createWorker(options: WorkerOptions) {
       taskStore: new DurableObjectTaskStore(env),
       ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
       ...(defaultApp === undefined ? {} : { a2aDefaultApp: defaultApp }),
+      ...(pushOn(env) ? { a2aPush: pushPolicyFromList(env.A2A_PUSH_HOSTS) } : {}),
       services: services(env),
       ...(webhooks ? { webhooks } : {}),
     };
@@ -153,6 +169,18 @@ export function createWorker(options: WorkerOptions) {
     };
   };
   const deadLetterQueue = options.deadLetterQueue ?? DEFAULT_DEAD_LETTER_QUEUE;
+  const pushQueue = options.a2a?.pushQueue ?? DEFAULT_PUSH_QUEUE;
+  const pushDeliveries = (batch: MessageBatch<unknown>, env: BatonWorkerEnv) => {
+    const { fetch, log } = services(env);
+    const tasks = new DurableObjectTaskStore(env);
+    return consumePushDeliveries(batch, {
+      fetch,
+      log,
+      policy: pushPolicyFromList(env.A2A_PUSH_HOSTS),
+      target: ({ appName, userId, sessionId, taskId, configId }) =>
+        tasks.pushTarget({ appName, userId, sessionId, taskId }, configId),
+    });
+  };
   const scheduled = async (controller: ScheduledController, env: BatonWorkerEnv) => {
     const deps = acceptDeps(env);
     if (!deps)
@@ -179,9 +207,11 @@ export function createWorker(options: WorkerOptions) {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),
     email: (message: IncomingEmail, env: BatonWorkerEnv, _ctx: ExecutionContext) => email(message, env),
     scheduled: (controller, env, _ctx) => scheduled(controller, env),
-    queue: (batch, env, ctx) =>
-      batch.queue === deadLetterQueue
+    queue: (batch, env, ctx) => {
+      if (batch.queue === pushQueue) return pushDeliveries(batch, env);
+      return batch.queue === deadLetterQueue
         ? consumeDeadLetters(batch, consumerDeps(env, ctx))
-        : consumeTurns(batch, consumerDeps(env, ctx)),
+        : consumeTurns(batch, consumerDeps(env, ctx));
+    },
   } satisfies ExportedHandler<BatonWorkerEnv>;
 }

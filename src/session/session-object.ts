@@ -8,6 +8,8 @@ import type { Session, SessionKey } from "../core/session.js";
 import type { EventWindow } from "../core/session-store.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
 import type {
+  PushConfig,
+  PushConfigSaved,
   TaskPayload,
   TaskRecord,
   TaskWrite,
@@ -46,6 +48,7 @@ import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
 import { readState, writeState } from "./state-table.js";
 import { reportTask } from "./task-index-report.js";
+import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 
 /** Counts the UTF-8 bytes of each row written, for the turn's trace (`core/stored-size.ts`). */
@@ -140,6 +143,7 @@ const END_OF_LOG = Number.MAX_SAFE_INTEGER;
  */
 export class SessionObject extends DurableObject {
   readonly #tasks: SessionTasks;
+  readonly #push: TaskPushConfigs;
   readonly #reminders: SessionReminders;
   readonly #alarms: AlarmDispatcher;
   #cache: SessionCache | null = null;
@@ -147,6 +151,7 @@ export class SessionObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.#tasks = new SessionTasks(ctx.storage);
+    this.#push = new TaskPushConfigs(ctx.storage, () => pushQueueOf(env));
     this.#reminders = new SessionReminders(ctx.storage);
     const reminders = reminderConcern({
       reminders: this.#reminders,
@@ -358,9 +363,35 @@ export class SessionObject extends DurableObject {
     return cache ? this.#indexed(cache, written) : written;
   }
 
+  /** After a task write commits: the app's task index hears of it, and its push configs get a delivery. */
   async #indexed(cache: SessionCache, result: TaskWriteResult): Promise<TaskWriteResult> {
-    if (result.ok) await reportTask(this.env, cache.meta, result.record);
+    if (!result.ok) return result;
+    await reportTask(this.env, cache.meta, result.record);
+    await this.#push.notify(cache.meta, result.record);
     return result;
+  }
+
+  /** `TaskStore.savePushConfig` for this session's task. */
+  savePushConfig(taskId: string, config: PushConfig): PushConfigSaved {
+    return this.#tasks.get(taskId) ? this.#push.save(taskId, config) : "missing";
+  }
+
+  /** The task's push configs; `null` when the task does not exist. */
+  pushConfigs(taskId: string): PushConfig[] | null {
+    return this.#tasks.get(taskId) ? this.#push.list(taskId) : null;
+  }
+
+  deletePushConfig(taskId: string, configId: string): boolean {
+    if (!this.#tasks.get(taskId)) return false;
+    this.#push.delete(taskId, configId);
+    return true;
+  }
+
+  /** What a push delivery sends: the task as it stands and the config, or `null` when either is gone. */
+  pushTarget(taskId: string, configId: string): { record: TaskRecord; config: PushConfig } | null {
+    const record = this.#tasks.get(taskId);
+    const config = record && this.#push.list(taskId).find((c) => c.id === configId);
+    return record && config ? { record, config } : null;
   }
 
   publishTask(taskId: string, update: TaskPayload): void {
