@@ -8,7 +8,11 @@ import {
 
 describe("where push notifications may go", () => {
   it("allows any public http(s) host by default, and nothing else", () => {
-    for (const url of ["https://hooks.example.com/a2a", "http://93.184.216.34:8080/x", "https://[2606:4700::1]/x"])
+    for (const url of [
+      "https://hooks.example.com/a2a",
+      "http://93.184.216.34:8080/x",
+      "https://[2606:4700::1]/x",
+    ])
       expect(pushUrlProblem(url, DEFAULT_PUSH_POLICY), url).toBeNull();
     expect(pushUrlProblem("ftp://example.com/x", DEFAULT_PUSH_POLICY)).toMatch(/not http/);
     expect(pushUrlProblem("/relative", DEFAULT_PUSH_POLICY)).toMatch(/not an absolute URL/);
