@@ -1,7 +1,29 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+/**
+ * `@baton-agents/core/…` imports inside this repo run the sources: each `exports` entry's `baton-source`
+ * condition (tsconfig.json's `customConditions`, wrangler.toml's `[alias]`), not the built `dist/`.
+ */
+const BATON_SOURCE = Object.entries(
+  // SAFETY: package.json's `exports` is this repo's own, one condition map per entry (test/package checks it).
+  JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).exports as Record<
+    string,
+    string | Record<string, string>
+  >,
+).flatMap(([entry, target]) =>
+  typeof target === "object" && target["baton-source"]
+    ? [
+        {
+          find: new RegExp(`^@baton-agents/core${entry.slice(1)}$`),
+          replacement: fileURLToPath(new URL(target["baton-source"], import.meta.url)),
+        },
+      ]
+    : [],
+);
 
 /** wrangler.toml's `[alias]` of zod's subpaths (vite does not read it): the workerd tests run what deploys. */
 const LEAN_ZOD = [
@@ -34,11 +56,18 @@ const FUZZ_SEED = Number(process.env.BATON_FUZZ_SEED ?? 20261130);
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
-      { test: { name: "interop", include: ["test/interop/**/*.test.ts"], environment: "node" } },
+      {
+        resolve: { alias: BATON_SOURCE },
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
+      },
+      {
+        resolve: { alias: BATON_SOURCE },
+        test: { name: "interop", include: ["test/interop/**/*.test.ts"], environment: "node" },
+      },
       {
         // Google's ADK conformance cases replayed against the HTTP API; data in ../shared/conformance/adk.
         // Without it the replay is skipped with one line saying why, unless BATON_REQUIRE_CONFORMANCE=1.
+        resolve: { alias: BATON_SOURCE },
         test: {
           name: "conformance",
           include: ["test/conformance/**/*.test.ts"],
@@ -75,7 +104,7 @@ export default defineConfig({
             },
           }),
         ],
-        resolve: { alias: LEAN_ZOD },
+        resolve: { alias: [...BATON_SOURCE, ...LEAN_ZOD] },
         test: {
           name: "workers",
           // One module graph for all files: importing src/ (AI SDK providers) in workerd costs ~5 s per file.

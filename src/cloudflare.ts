@@ -3,7 +3,13 @@
  * API with sessions in Durable Objects; the Worker's entry must re-export the Durable Object classes so
  * wrangler can bind them (`export * from "@baton-agents/core/cloudflare"`).
  */
-export { type BatonWorkerEnv, createWorker, type WorkerOptions } from "./handlers/create-worker.js";
+export { type ArtifactBucket, r2Blobs } from "./artifacts/r2-blobs.js";
+export {
+  type ArtifactsEnv,
+  type BatonWorkerEnv,
+  createWorker,
+  type WorkerOptions,
+} from "./handlers/create-worker.js";
 export {
   DurableObjectSessionStore,
   type DurableObjectSessionStoreOptions,

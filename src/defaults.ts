@@ -2,6 +2,7 @@
  * The composition root of the runtime-neutral entry: the real services with the AI SDK model port, and
  * the `Runner` that uses them by default. Only the entries import adapters; the layers get ports.
  */
+import { InMemoryArtifactService } from "./artifacts/blob-artifact-service.js";
 import type { RunServices } from "./core/ports.js";
 import { aiSdkModelPort } from "./models/ai-sdk-model-port.js";
 import type { ModelProvider } from "./models/model-provider.js";
@@ -30,13 +31,15 @@ export interface BatonRunnerOptions extends RunnerOptions {
 
 /**
  * The `Runner` of the `baton` entry: services you leave out are `defaultServices()`'s, so model strings
- * of the providers you register and AI SDK model objects work with no other wiring.
+ * of the providers you register and AI SDK model objects work with no other wiring. Artifacts are kept in
+ * memory unless `services.artifacts` names a store (ADK's `InMemoryRunner` does the same).
  * @example
  * const runner = new Runner({ app, sessionStore: new InMemorySessionStore(), models: [openai()] });
  */
 export class Runner extends PortRunner {
   constructor(options: BatonRunnerOptions) {
     const { models, ...rest } = options;
-    super({ ...rest, services: defaultServices(options.services, models) });
+    const artifacts = options.services?.artifacts ?? new InMemoryArtifactService();
+    super({ ...rest, services: defaultServices({ ...options.services, artifacts }, models) });
   }
 }

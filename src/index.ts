@@ -51,6 +51,7 @@ export { getUserChoice } from "./agents/get-user-choice-tool.js";
 export { handOff } from "./agents/hand-off.js";
 export type { InvocationContext, RunConfig } from "./agents/invocation-context.js";
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";
+export { loadArtifactsTool, loadArtifactsTool as LOAD_ARTIFACTS } from "./agents/load-artifacts-tool.js";
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
 export type { RunPlugin } from "./agents/plugins.js";
@@ -78,10 +79,24 @@ export {
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
 export { isToolset, type Toolset } from "./agents/toolset.js";
+export {
+  BlobArtifactService,
+  type BlobArtifactServiceOptions,
+  InMemoryArtifactService,
+} from "./artifacts/blob-artifact-service.js";
+export { type ArtifactBlobs, memoryBlobs } from "./artifacts/blobs.js";
 export type { AgentConfigRegistry, LoadAgentConfigOptions } from "./config/agent-config-registry.js";
 export { AgentConfigError } from "./config/config-error.js";
 export { loadAgentConfig } from "./config/load-agent-config.js";
 export { readAgentConfigDir } from "./config/read-config-dir.js";
+export {
+  ARTIFACT_LIMITS,
+  type ArtifactLimits,
+  type ArtifactRef,
+  type ArtifactService,
+  type ArtifactVersion,
+  type SaveArtifactRequest,
+} from "./core/artifacts.js";
 export { type EventCompaction, EventCompactionSchema } from "./core/compaction.js";
 export {
   type Content,

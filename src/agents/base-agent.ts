@@ -122,10 +122,10 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
     if (callbacks === undefined) return "continue";
     const cbCtx = new CallbackContext(ctx);
     const content = await firstResult(callbacks, (cb) => cb(cbCtx));
-    if (content === undefined && !cbCtx.state.hasDelta) return "continue";
+    if (content === undefined && !cbCtx.hasDelta) return "continue";
     yield ctx.newEvent({
       ...(content === undefined ? {} : { content: { ...content, role: content.role ?? "model" } }),
-      actions: { stateDelta: { ...cbCtx.state.delta } },
+      actions: { stateDelta: { ...cbCtx.state.delta }, artifactDelta: { ...cbCtx.artifactDelta } },
     });
     if (content === undefined) return "continue";
     ctx.endInvocation = true;

@@ -1,12 +1,17 @@
+import type { ArtifactService } from "../core/artifacts.js";
+import type { Part } from "../core/content.js";
+import { BatonError } from "../core/errors.js";
 import type { EventActions } from "../core/event.js";
 import type { OpenSpan } from "../core/trace.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { State } from "./state.js";
 import type { ToolConfirmation } from "./tool-confirmation.js";
 
-/** What callbacks see: the agent, the invocation, and state they may write (ADK `CallbackContext`). */
+/** What callbacks see: the agent, the invocation, state they may write, and artifacts (ADK `CallbackContext`). */
 export class CallbackContext {
   readonly state: State;
+  /** The artifacts saved through this context, name → version: the `artifactDelta` of the event they belong to. */
+  readonly artifactDelta: Record<string, number> = {};
 
   constructor(readonly invocation: InvocationContext) {
     this.state = new State(invocation.session.state);
@@ -22,6 +27,52 @@ export class CallbackContext {
 
   get userContent() {
     return this.invocation.userContent;
+  }
+
+  /** Whether this context changed anything an event must carry (state or artifacts). */
+  get hasDelta(): boolean {
+    return this.state.hasDelta || Object.keys(this.artifactDelta).length > 0;
+  }
+
+  /**
+   * Saves a new version of an artifact of this session (of the user, for a `user:` name) and returns its
+   * number; the event this context's work ends in records it in `actions.artifactDelta` (ADK `save_artifact`).
+   */
+  async saveArtifact(
+    filename: string,
+    artifact: Part,
+    customMetadata?: Record<string, unknown>,
+  ): Promise<number> {
+    const version = await this.#artifacts().saveArtifact({
+      ...this.#scope(),
+      filename,
+      artifact,
+      ...(customMetadata === undefined ? {} : { customMetadata }),
+    });
+    this.artifactDelta[filename] = version;
+    return version;
+  }
+
+  /** The artifact's latest version, or `version`; `undefined` when there is none (ADK `load_artifact`). */
+  loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
+    return this.#artifacts().loadArtifact({ ...this.#scope(), filename, version });
+  }
+
+  /** The names of this session's artifacts and the user's `user:` ones, sorted (ADK `list_artifacts`). */
+  listArtifacts(): Promise<string[]> {
+    return this.#artifacts().listArtifactKeys(this.#scope());
+  }
+
+  #scope() {
+    const { appName, userId, id } = this.invocation.session;
+    return { appName, userId, sessionId: id };
+  }
+
+  #artifacts(): ArtifactService {
+    const service = this.invocation.services.artifacts;
+    if (service) return service;
+    // ADK raises the same when the runner has no artifact service.
+    throw new BatonError("invalid_config", "Artifact service is not initialized (services.artifacts).");
   }
 }
 

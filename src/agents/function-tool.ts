@@ -1,9 +1,10 @@
 import * as z from "zod";
-import type { ToolDeclaration } from "../core/llm.js";
+import type { LlmRequest, ToolDeclaration } from "../core/llm.js";
 import type { SharedScope } from "../core/state.js";
 import { adkParameters } from "./adk-parameters.js";
 import { longRunningDescription } from "./builtin-declarations.js";
 import type { ToolContext } from "./callback-context.js";
+import type { RequestToolContext } from "./request-tool.js";
 
 export interface FunctionToolConfig<S extends z.ZodType> {
   name: string;
@@ -33,6 +34,11 @@ export interface FunctionTool {
   /** The shared scopes it may touch; left out, both (see `FunctionToolConfig.stateScopes`). */
   readonly stateScopes?: readonly SharedScope[] | undefined;
   declaration(): ToolDeclaration;
+  /**
+   * Changes each request of an agent that has the tool, after the request tools (ADK's
+   * `process_llm_request` of a callable tool: `load_artifacts` adds its instruction and the files asked for).
+   */
+  processRequest?(request: LlmRequest, ctx: RequestToolContext): void | Promise<void>;
   /** Validated call: `{ ok: false }` when the arguments do not match the schema. */
   run(
     args: Record<string, unknown>,

@@ -64,8 +64,9 @@ export async function buildLlmRequest(
     ...(settings.codeExecutor ? [settings.codeExecutor] : []),
     ...requestToolsOf(settings.tools),
   ];
-  const toolCtx = { modelName: modelNameOf(model), userContent: ctx.userContent };
+  const toolCtx = { modelName: modelNameOf(model), userContent: ctx.userContent, callbackContext: cbCtx };
   for (const tool of processors) await tool.processRequest(request, toolCtx);
+  for (const tool of tools) await tool.processRequest?.(request, toolCtx);
   return request;
 }
 

@@ -172,6 +172,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     });
     if (!response.partial) {
       Object.assign(event.actions.stateDelta, cbCtx.state.delta);
+      Object.assign(event.actions.artifactDelta, cbCtx.artifactDelta);
       const schema = agent.config.outputSchema;
       const parse = schema ? (text: string) => parseStructuredOutput(agent.name, schema, text) : undefined;
       writeOutputKey(agent.config.outputKey, event, parse);

@@ -1,5 +1,6 @@
 import type { Content } from "../core/content.js";
 import type { LlmRequest, ModelSpec } from "../core/llm.js";
+import type { CallbackContext } from "./callback-context.js";
 import type { FunctionTool } from "./function-tool.js";
 import { isToolset, type Toolset } from "./toolset.js";
 
@@ -9,6 +10,11 @@ export interface RequestToolContext {
   readonly modelName: string | undefined;
   /** The user's message that began the invocation. */
   readonly userContent: Content | undefined;
+  /**
+   * The step's callback context: its artifacts and memory (`load_artifacts`, `preload_memory`). Absent
+   * where a tool is asked outside a turn (tests of a tool alone).
+   */
+  readonly callbackContext?: CallbackContext;
 }
 
 /**

@@ -166,9 +166,14 @@ export async function executeFunctionCalls(
 export function responseEvent(ctx: InvocationContext, outcomes: readonly CallOutcome[]): Event | undefined {
   const parts = outcomes.flatMap((o) => (o.part ? [o.part] : []));
   if (parts.length === 0) return undefined;
-  const actions: Partial<EventActions> = { stateDelta: {}, requestedToolConfirmations: {} };
+  const actions: Partial<EventActions> = {
+    stateDelta: {},
+    artifactDelta: {},
+    requestedToolConfirmations: {},
+  };
   for (const { ctx: toolCtx } of outcomes) {
     Object.assign(actions.stateDelta ?? {}, toolCtx.state.delta);
+    Object.assign(actions.artifactDelta ?? {}, toolCtx.artifactDelta);
     const { requestedToolConfirmations, ...scalars } = toolCtx.actions;
     // Dict-valued actions merge across calls; scalars: the later call wins (ADK's deep merge).
     Object.assign(actions.requestedToolConfirmations ?? {}, requestedToolConfirmations);

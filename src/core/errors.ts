@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   /** An append of a turn whose A2A task was canceled: the store recorded the cancel instead. */
   turn_canceled: refusal(409, "user"),
   payload_too_large: refusal(413, "user"),
+  /** A store's budget is spent (an artifact save past the bytes a session or user may keep). */
+  quota_exceeded: refusal(413, "user"),
   /** The identity provider's keys (JWKS) could not be read, so no end-user token can be checked. */
   auth_unavailable: refusal(503, "upstream"),
   not_supported: refusal(501, "user"),

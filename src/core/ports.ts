@@ -6,11 +6,13 @@
  * This file names platform types (`fetch`, `AbortSignal`), so it is left out of tsconfig.pure.json; it
  * holds types only. The pure folders never import it.
  */
+import type { ArtifactService } from "./artifacts.js";
 import type { Clock, IdSource } from "./ids.js";
-import type { LlmRequest, LlmResponse, ModelSpec, RetryPolicy } from "./llm.js";
+import type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy } from "./llm.js";
 
 import type { ReminderStore } from "./reminder.js";
 
+export type { ArtifactService } from "./artifacts.js";
 export type { Clock, IdSource } from "./ids.js";
 export type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy, ToolDeclaration } from "./llm.js";
 export type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "./session-store.js";
@@ -43,6 +45,12 @@ export interface ModelPort {
    * partial chunks, then one final response. A failure is a `BatonError` with a `MODEL_*` code.
    */
   call(spec: ModelSpec, request: LlmRequest, options: ModelCallOptions): AsyncIterable<LlmResponse>;
+  /**
+   * The model object `spec` names, resolved as `call` resolves it (the registered providers, configured
+   * from `env`), for runtimes that run their own loop over it (`aiSdkRuntime`). A `MODEL_CONFIG`
+   * `BatonError` names the registered prefixes when the prefix is unknown.
+   */
+  resolve?(spec: ModelSpec, env: Env): ModelObject;
 }
 
 /** Everything an invocation needs from the outside world. `defaultServices()` gives the real ones. */
@@ -59,4 +67,10 @@ export interface RunServices {
   models: ModelPort;
   /** The session store's reminders (the reminder tools use them); the runner fills it in from the store. */
   reminders?: ReminderStore;
+  /**
+   * ADK's artifact service: what `saveArtifact`/`loadArtifact`/`listArtifacts` on tool and callback
+   * contexts use, and the artifact routes. R2 on Workers (`ARTIFACTS`), in memory for the `baton` entry's
+   * `Runner`; left out, those calls say that no artifact service is configured.
+   */
+  artifacts?: ArtifactService;
 }

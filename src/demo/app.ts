@@ -9,17 +9,49 @@ import { webhook } from "../webhooks/webhook.js";
 import { exampleMcpTools } from "./example-mcp.js";
 
 /** A deterministic stand-in for a weather API, so the demo runs offline. */
+const forecastOf = (city: string) => {
+  const seed = [...city].reduce((sum, ch) => sum + ch.charCodeAt(0), 0);
+  return {
+    city,
+    forecast: ["sunny", "cloudy", "rainy", "windy"][seed % 4] ?? "sunny",
+    highCelsius: 12 + (seed % 15),
+  };
+};
+
 const getForecast = functionTool({
   name: "get_forecast",
   description: "Gets the weather forecast for a city",
   parameters: z.object({ city: z.string().describe("The city to forecast") }),
-  execute: ({ city }) => {
-    const seed = [...city].reduce((sum, ch) => sum + ch.charCodeAt(0), 0);
-    return { city, forecast: ["sunny", "cloudy", "rainy", "windy"][seed % 4], highCelsius: 12 + (seed % 15) };
-  },
+  execute: ({ city }) => forecastOf(city),
   // It reads no state: the demo's turns then never call the app's or the user's Durable Object.
   stateScopes: [],
 });
+
+/** Saves the forecast as an SVG card, an ADK artifact: the dev UI's Artifacts tab shows it (README "Artifacts"). */
+const saveReport = functionTool({
+  name: "save_report",
+  description: "Saves a weather report for a city as a file (an artifact) to view or download",
+  parameters: z.object({ city: z.string().describe("The city of the report") }),
+  execute: async ({ city }, ctx) => {
+    const filename = `weather-${city.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.svg`;
+    const version = await ctx.saveArtifact(filename, reportCard(forecastOf(city)), { city });
+    return { saved: filename, version };
+  },
+  stateScopes: [],
+});
+
+const escapeXml = (text: string) =>
+  text.replace(/[<>&"]/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[ch] ?? ch);
+
+function reportCard({ city, forecast, highCelsius }: ReturnType<typeof forecastOf>) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="120" viewBox="0 0 320 120">
+<rect width="320" height="120" rx="12" fill="#e8f0fe"/>
+<text x="20" y="45" font-family="sans-serif" font-size="22" fill="#1a73e8">${escapeXml(city)}</text>
+<text x="20" y="85" font-family="sans-serif" font-size="18" fill="#202124">${forecast}, high ${highCelsius} °C</text>
+</svg>`;
+  const bytes = new TextEncoder().encode(svg);
+  return { inlineData: { mimeType: "image/svg+xml", data: btoa(String.fromCharCode(...bytes)) } };
+}
 
 const weather = new LlmAgent({
   name: "weather",
@@ -27,7 +59,7 @@ const weather = new LlmAgent({
   instruction: "You are the weather specialist. Use get_forecast for any city the user names.",
   model: "demo:weather",
   // With `MCP_EXAMPLE_URL` set, an MCP server's tools too (README "Agents use MCP servers' tools").
-  tools: [getForecast, exampleMcpTools],
+  tools: [getForecast, saveReport, exampleMcpTools],
   outputKey: "last_forecast",
 });
 

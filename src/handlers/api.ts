@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { tooLarge as a2aTooLarge, MAX_A2A_BODY_BYTES } from "../a2a/server/json-rpc.js";
 import { a2aCards, a2aRest, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
+import { artifacts, MAX_ARTIFACT_BODY_BYTES } from "./artifacts.js";
 import { requireToken } from "./auth.js";
 import { cappedBody } from "./capped-body.js";
 import { dev } from "./dev.js";
@@ -41,6 +42,16 @@ export function createAdkApi<B extends BatonBindings>(
   // Every body is read (capped) before anything answers, refusals included: see capped-body.ts. A2A
   // answers its 413 as a JSON-RPC error.
   api.use("/a2a/*", cappedBody(MAX_A2A_BODY_BYTES, a2aTooLarge));
+  // An artifact travels as base64 in its JSON body: its route takes the largest artifact the limits allow.
+  api.use(
+    "/apps/:app/users/:user/sessions/:session/artifacts",
+    cappedBody(MAX_ARTIFACT_BODY_BYTES, (c) =>
+      c.json(
+        { detail: `The body is larger than ${MAX_ARTIFACT_BODY_BYTES} bytes.`, code: "payload_too_large" },
+        413,
+      ),
+    ),
+  );
   api.use(cappedBody(MAX_BODY_BYTES, (c) => c.json({ detail: TOO_LARGE, code: "payload_too_large" }, 413)));
   // Agent cards are public: clients read them to learn how to authenticate.
   api.route("/", a2aCards);
@@ -65,6 +76,7 @@ export function createAdkApi<B extends BatonBindings>(
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);
+  api.route("/", artifacts);
   api.route("/", run);
   api.route("/", dev);
   return api;

@@ -1,6 +1,8 @@
 import type { Hono } from "hono";
 import { consumePushDeliveries } from "../a2a/server/push-consumer.js";
 import { pushPolicyFromList } from "../a2a/server/push-policy.js";
+import { BlobArtifactService } from "../artifacts/blob-artifact-service.js";
+import { type ArtifactBucket, r2Blobs } from "../artifacts/r2-blobs.js";
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
 import type { PushDelivery } from "../core/task-store.js";
@@ -31,15 +33,20 @@ export interface WebhookEnv {
   WEBHOOK_TURNS?: TurnNamespace;
 }
 
-/** A2A push notifications (decision 038): the queue of deliveries and the hosts they may go to. */
+/** A2A push notifications (decision 039): the queue of deliveries and the hosts they may go to. */
 export interface A2aPushEnv {
   A2A_PUSH?: Pick<Queue<PushDelivery>, "send" | "sendBatch">;
   /** Comma-separated: `*` (any public host, the default), `*.example.com`, or a host by name. */
   A2A_PUSH_HOSTS?: string;
 }
 
+/** ADK's artifacts: an R2 bucket (wrangler `[[r2_buckets]]`); without it the artifact routes answer 501. */
+export interface ArtifactsEnv {
+  ARTIFACTS?: ArtifactBucket;
+}
+
 /** What a Baton Worker's env holds: the session bindings, the auth settings, model keys and bindings. */
-export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & A2aPushEnv & BatonBindings;
+export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & A2aPushEnv & ArtifactsEnv & BatonBindings;
 
 export interface WorkerOptions {
   apps: readonly App[];
@@ -84,6 +91,18 @@ const withReplay = (apps: ReadonlyMap<string, App>): ReadonlyMap<string, App> =>
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
 
+/** The artifact service over the env's `ARTIFACTS` bucket, one per bucket binding (the env lives as long as the isolate). */
+const artifactServices = new WeakMap<ArtifactBucket, BlobArtifactService>();
+function artifactsOf(env: BatonWorkerEnv): Pick<RunServices, "artifacts"> {
+  const bucket = env.ARTIFACTS;
+  if (!bucket) return {};
+  const known = artifactServices.get(bucket);
+  if (known) return { artifacts: known };
+  const made = new BlobArtifactService(r2Blobs(bucket));
+  artifactServices.set(bucket, made);
+  return { artifacts: made };
+}
+
 /** A Worker secret or var by name, when it is a non-empty string. */
 const secretOf = (env: BatonWorkerEnv) => (name: string) => {
   const value = env[name];
@@ -111,7 +130,7 @@ export function createWorker(options: WorkerOptions) {
   const replayApps = withReplay(apps);
   const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
   const services = (env: BatonWorkerEnv): RunServices =>
-    defaultServices({ models, ...options.services, env });
+    defaultServices({ models, ...artifactsOf(env), ...options.services, env });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;

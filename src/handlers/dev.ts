@@ -29,8 +29,6 @@ const UNSUPPORTED: readonly [path: string, feature: string][] = [
   ["/dev/apps/:app/builder", "The agent builder"],
   ["/dev/apps/:app/tests/*", "Agent tests"],
   ["/dev/apps/:app/tests", "Agent tests"],
-  ["/apps/:app/users/:user/sessions/:session/artifacts/*", "Artifacts"],
-  ["/apps/:app/users/:user/sessions/:session/artifacts", "Artifacts"],
 ];
 
 /**

@@ -60,6 +60,20 @@ function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
   ctx?.waitUntil(work);
 }
 
+/**
+ * ADK's SSE frames of one event: an event with content parts and an `artifactDelta` goes out as two, a copy
+ * with the delta cleared and then a copy without content, because ADK's dev UI renders artifacts from the
+ * action-only event (ADK-SEMANTICS §6.1, H05). Only the original is stored. A request naming a
+ * `functionCallEventId` gets it whole, as ADK does.
+ */
+export function sseFrames(event: Event, functionCallEventId: string | undefined): Event[] {
+  const parts = event.content?.parts ?? [];
+  if (functionCallEventId || Object.keys(event.actions.artifactDelta).length === 0 || parts.length === 0)
+    return [event];
+  const { content: _content, ...actionOnly } = event;
+  return [{ ...event, actions: { ...event.actions, artifactDelta: {} } }, actionOnly];
+}
+
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
@@ -67,12 +81,14 @@ export const run = new Hono<HonoEnv>()
     return c.json(await drainTurn(c, turn));
   })
   .post("/run_sse", async (c) => {
-    const turn = detachTurn(c, await startTurn(c, await readBody(c, RunAgentRequestSchema)));
+    const body = await readBody(c, RunAgentRequestSchema);
+    const turn = detachTurn(c, await startTurn(c, body));
     return streamSSE(c, async (stream) => {
       try {
         for await (const event of turn) {
           if (stream.aborted) return; // The client left; the turn carries on without it.
-          await stream.writeSSE({ data: JSON.stringify(event) });
+          for (const frame of sseFrames(event, body.functionCallEventId))
+            await stream.writeSSE({ data: JSON.stringify(frame) });
         }
       } catch (error) {
         // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).

@@ -58,7 +58,7 @@ export const PatchSessionBodySchema = requestBody({ stateDelta: StateMapSchema }
 
 /**
  * ADK `RunAgentRequest`, camelCase or snake_case. `functionCallEventId` only decides how ADK splits an event
- * carrying an `artifactDelta` on SSE; Baton emits none, so it is accepted and has nothing to change.
+ * carrying an `artifactDelta` on SSE (`sseFrames`): given, it is sent whole.
  * `invocationId` asks to resume a paused invocation, which ADK refuses for a non-resumable app; so does Baton.
  */
 export const RunAgentRequestSchema = requestBody(

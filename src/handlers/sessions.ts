@@ -49,6 +49,9 @@ export const sessions = new Hono<AppScopedEnv>()
     return c.json(await serviceOf(c).patchState(keyOf(c.var.app, c.req.param()), stateDelta));
   })
   .delete("/apps/:app/users/:user/sessions/:session", async (c) => {
-    await serviceOf(c).delete(keyOf(c.var.app, c.req.param()));
+    const key = keyOf(c.var.app, c.req.param());
+    await serviceOf(c).delete(key);
+    // Its files go with it (its user's `user:` ones stay): nothing else could reach them again.
+    await c.var.deps.services.artifacts?.deleteSessionArtifacts?.(key);
     return c.json(null);
   });

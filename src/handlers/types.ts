@@ -52,7 +52,7 @@ export interface ApiDeps {
   /** The app whose agent card is at the root `/.well-known/agent-card.json` (default: the only app). */
   a2aDefaultApp?: string;
   /**
-   * A2A push notifications are on, to the hosts this allows (decision 038): `createWorker` sets it when the
+   * A2A push notifications are on, to the hosts this allows (decision 039): `createWorker` sets it when the
    * Worker has the `A2A_PUSH` queue; in Node, give it with an `InMemorySessionStore` whose `onPush` delivers.
    */
   a2aPush?: PushPolicy;

@@ -23,5 +23,6 @@ export function aiSdkModelPort(providers: readonly ModelProvider[] | ModelRegist
         ...(signal ? { signal } : {}),
       });
     },
+    resolve: (spec, env) => registry.resolve(spec, env),
   };
 }

@@ -1,4 +1,5 @@
 import type { Content, Part } from "../core/content.js";
+import type { ModelObject, ModelSpec } from "../core/llm.js";
 import type { Env } from "../core/ports.js";
 
 /** A tool as a foreign loop sees it: a JSON Schema and a function that goes through Baton's tool lifecycle. */
@@ -32,6 +33,12 @@ export interface RuntimeTurn {
   endsLoop(results: readonly { callId: string; output: unknown }[]): boolean;
   /** The invocation's env (provider keys, bindings), for adapters that build their model per turn. */
   readonly env: Env;
+  /**
+   * The model a `provider:model` string names, through the providers the Worker or runner registered (as an
+   * LlmAgent's `model` resolves); a model object passes through. Throws `BatonError("MODEL_CONFIG")` naming
+   * the registered prefixes when the prefix is unknown, so no turn reaches a provider nobody registered.
+   */
+  resolveModel(spec: ModelSpec): ModelObject;
   readonly signal?: AbortSignal | undefined;
 }
 

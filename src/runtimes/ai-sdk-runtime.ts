@@ -1,5 +1,7 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText, jsonSchema, type LanguageModel, type StepResult, type ToolSet, tool } from "ai";
 import type { Part } from "../core/content.js";
+import { BatonError } from "../core/errors.js";
 import type { Env } from "../core/ports.js";
 import type { AgentRuntime, RuntimeStep, RuntimeTurn } from "./agent-runtime.js";
 import { toModelMessages } from "./ai-sdk-messages.js";
@@ -7,8 +9,10 @@ import { AsyncQueue } from "./async-queue.js";
 
 export interface AiSdkRuntimeOptions {
   /**
-   * An AI SDK model (`openai("gpt-4.1-mini")`), or a function of the invocation's env that builds one
-   * (on Workers, keys live in the env: `(env) => createOpenAI({ apiKey: env.OPENAI_API_KEY })("gpt-4.1-mini")`).
+   * A `provider:model` string resolved through the registered providers as an LlmAgent's `model` is
+   * (`"openai:gpt-4.1-mini"` needs `models: [openai()]`; `"demo:"` is built in), an AI SDK model object
+   * (`createOpenAI({ apiKey })("gpt-4.1-mini")`), or a function of the invocation's env that gives either.
+   * A string never reaches the AI SDK's global default provider: an unknown prefix is a `MODEL_CONFIG` error.
    */
   model: LanguageModel | ((env: Env) => LanguageModel);
   /** The most model calls one turn may make (steps of the AI SDK loop). Default 10. */
@@ -60,12 +64,21 @@ function stepOf(step: StepResult<ToolSet>): RuntimeStep {
   };
 }
 
+/** The AI SDK model a `provider:model` string names among the registered providers. */
+function registeredModel(turn: RuntimeTurn, spec: string): LanguageModelV3 {
+  const model = turn.resolveModel(spec);
+  if (model.specificationVersion === "v3" && "doGenerate" in model && "doStream" in model)
+    // SAFETY: a v3 model object with both calls is an AI SDK LanguageModelV3 (what aiSdkModelPort resolves).
+    return model as LanguageModelV3;
+  throw new BatonError("MODEL_CONFIG", `Model "${spec}" did not resolve to an AI SDK v3 model object.`);
+}
+
 /**
  * A RuntimeAgent's turn on the AI SDK's own multi-step tool loop (`generateText` with `stopWhen`). Baton's
  * tools run inside the loop; the loop stops before its next model call as soon as a step's results
  * include a transfer or a pause. Not streamed: text beside a transfer must never reach the user.
  * @example
- * new RuntimeAgent({ name: "root", runtime: aiSdkRuntime({ model: openai("gpt-4.1-mini"), maxSteps: 5 }) })
+ * new RuntimeAgent({ name: "root", runtime: aiSdkRuntime({ model: "openai:gpt-4.1-mini", maxSteps: 5 }) })
  */
 export function aiSdkRuntime(options: AiSdkRuntimeOptions): AgentRuntime {
   return {
@@ -84,8 +97,9 @@ export function aiSdkRuntime(options: AiSdkRuntimeOptions): AgentRuntime {
         }));
         return turn.endsLoop(results);
       };
+      const chosen = typeof options.model === "function" ? options.model(turn.env) : options.model;
       generateText({
-        model: typeof options.model === "function" ? options.model(turn.env) : options.model,
+        model: typeof chosen === "string" ? registeredModel(turn, chosen) : chosen,
         system: turn.systemPrompt,
         messages: toModelMessages(turn.history),
         tools: toolSet(turn),

@@ -18,7 +18,8 @@ import { settingsScopes } from "../agents/state-scopes.js";
 import { resumeConfirmedCalls } from "../agents/tool-execution.js";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
-import type { LlmResponse } from "../core/llm.js";
+import type { LlmResponse, ModelObject, ModelSpec } from "../core/llm.js";
+import type { RunServices } from "../core/ports.js";
 import { type SharedScope, unionScopes } from "../core/state.js";
 import type { TransferPolicy } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
@@ -26,6 +27,17 @@ import type { AgentRuntime } from "./agent-runtime.js";
 import { stepEvents } from "./step-events.js";
 import { StepSpans } from "./step-spans.js";
 import { TurnRecorder } from "./turn-recorder.js";
+
+/** A runtime's model through the invocation's model port: the providers the Worker or runner registered. */
+function resolveModel(services: RunServices, spec: ModelSpec): ModelObject {
+  if (typeof spec !== "string") return spec;
+  if (!services.models.resolve)
+    throw new BatonError(
+      "MODEL_CONFIG",
+      `Model "${spec}" cannot be resolved for a runtime: services.models has no resolve (use aiSdkModelPort, or give the runtime a model object).`,
+    );
+  return services.models.resolve(spec, services.env);
+}
 
 export interface RuntimeAgentConfig extends ModelAgentConfig {
   /** The foreign loop that runs this agent's turn: `aiSdkRuntime(…)` or `piRuntime(…)` from `@baton-agents/core/pi`. */
@@ -99,6 +111,7 @@ export class RuntimeAgent extends BaseAgent {
         return limitReached;
       },
       env: ctx.services.env,
+      resolveModel: (spec) => resolveModel(ctx.services, spec),
       signal: ctx.runConfig.signal,
     });
     const spans = new StepSpans(ctx, this.config.runtime.kind, request);
@@ -133,7 +146,7 @@ export class RuntimeAgent extends BaseAgent {
         : {}),
       ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
       ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
-      actions: { stateDelta: { ...cbCtx.state.delta } },
+      actions: { stateDelta: { ...cbCtx.state.delta }, artifactDelta: { ...cbCtx.artifactDelta } },
     });
     writeOutputKey(this.config.outputKey, event);
     yield event;

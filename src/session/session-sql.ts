@@ -44,7 +44,7 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
   "ALTER TABLE session ADD COLUMN epoch TEXT;",
   // Step 5: reminders an agent set (decision 036), fired by the object's alarm.
   REMINDER_TABLE_SQL,
-  // Step 6: the push configs of the A2A tasks (decision 038).
+  // Step 6: the push configs of the A2A tasks (decision 039).
   PUSH_CONFIG_TABLE_SQL,
 ];
 

@@ -60,24 +60,17 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
   if (badId !== null) throw new BatonError("invalid_request", `Refused the delivery id: ${badId}.`);
   // A scheme that signs no id or time (GitHub, bearer) lets a captured body be replayed under a new delivery
   // id: the body's hash is remembered as well, for as long as delivery ids are (RETAIN_MS).
-  const turnId = deps.ledger.turnIdOf(delivery.appName, "webhook", hook.name, deliveryId);
-  const guard = hook.verify.signsIdOrTime
-    ? undefined
-    : deps.ledger.replayGuard(delivery.appName, hook.name, bodySha256);
-  const owner = guard ? await guard.guard(turnId) : turnId;
-  if (owner !== turnId) {
-    const original = await deps.ledger.turn(owner)?.get();
-    return { kind: "duplicate", turnId: owner, sessionId: original?.sessionId ?? turn.sessionId };
-  }
-  try {
-    return await enqueueTurn(
-      { appName: delivery.appName, origin: "webhook", source: hook.name, deliveryId, turn },
-      deps,
-    );
-  } catch (error) {
-    await guard?.release(turnId);
-    throw error;
-  }
+  return enqueueTurn(
+    {
+      appName: delivery.appName,
+      origin: "webhook",
+      source: hook.name,
+      deliveryId,
+      turn,
+      ...(hook.verify.signsIdOrTime ? {} : { bodySha256 }),
+    },
+    deps,
+  );
 }
 
 function parseJson(body: Uint8Array<ArrayBuffer>): unknown {

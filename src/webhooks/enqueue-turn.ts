@@ -2,7 +2,7 @@ import { BatonError } from "../core/errors.js";
 import type { IdSource } from "../core/ids.js";
 import { newInvocationId } from "../core/ids.js";
 import type { TurnRequest } from "../core/webhook.js";
-import type { TurnLedger } from "./turn-ledger.js";
+import type { Acceptance, TurnLedger } from "./turn-ledger.js";
 import type { TurnMessage, TurnOrigin } from "./turn-record.js";
 
 /** What enqueuing needs: the turn objects, the queue, and ids for the invocation and user event. */
@@ -20,42 +20,52 @@ export interface TurnClaim {
   deliveryId: string;
   turn: TurnRequest;
   context?: Record<string, unknown>;
+  /**
+   * The body's SHA-256 (hex), for a scheme that signs no id or time: a captured body replayed under a new
+   * delivery id then gets the turn it first came with.
+   */
+  bodySha256?: string;
 }
 
 export type EnqueueOutcome = { kind: "accepted" | "duplicate"; turnId: string; sessionId: string };
 
 /**
- * Claims the delivery in its turn object and, for a new claim only, enqueues `{ turnId }`: every copy of a
- * delivery gets the one turn. If the send fails the claim is forgotten, so a retry is accepted afresh.
+ * Accepts the delivery in its session's turn shard and, for a new turn only, enqueues `{ turnId }`: every
+ * copy of a delivery gets the one turn. If the send fails the acceptance is withdrawn, so a retry is
+ * accepted afresh.
  */
 export async function enqueueTurn(claim: TurnClaim, deps: EnqueueDeps): Promise<EnqueueOutcome> {
   const { appName, origin, source, deliveryId, turn } = claim;
-  const turnId = deps.ledger.turnIdOf(appName, origin, source, deliveryId);
-  const object = deps.ledger.turn(turnId);
-  if (!object) throw new BatonError("internal", `Turn id ${turnId} was not issued by the turn namespace.`);
-  const { created, record } = await object.claim({
-    turnId,
-    appName,
-    origin,
-    source,
-    deliveryId,
-    userId: turn.userId,
-    sessionId: turn.sessionId,
-    invocationId: newInvocationId(deps.ids),
-    userEventId: deps.ids.uuid(),
-    request: turn,
-    ...(claim.context ? { context: claim.context } : {}),
-  });
-  if (!created) return { kind: "duplicate", turnId, sessionId: record.sessionId };
-  const line = deps.ledger.line({ appName, userId: turn.userId, sessionId: turn.sessionId });
+  const session = { appName, userId: turn.userId, sessionId: turn.sessionId };
+  const acceptance: Acceptance = {
+    fresh: {
+      turnId: deps.ledger.turnIdOf(appName, origin, source, deliveryId, session),
+      appName,
+      origin,
+      source,
+      deliveryId,
+      userId: turn.userId,
+      sessionId: turn.sessionId,
+      invocationId: newInvocationId(deps.ids),
+      userEventId: deps.ids.uuid(),
+      request: turn,
+      ...(claim.context ? { context: claim.context } : {}),
+    },
+    ...(claim.bodySha256 === undefined ? {} : { bodySha256: claim.bodySha256 }),
+  };
+  const accepted = await deps.ledger.accept(acceptance);
+  if (!accepted.created)
+    return {
+      kind: "duplicate",
+      turnId: accepted.turnId,
+      sessionId: accepted.record?.sessionId ?? turn.sessionId,
+    };
   try {
-    // Its place in the session's line is the order the consumer runs the session's turns in.
-    await object.settle("queued", { place: await line.enroll(turnId) });
-    await deps.queue.send({ turnId });
+    await deps.queue.send({ turnId: accepted.turnId });
   } catch (error) {
-    // Not enqueued: forget the claim (and its place) so a retry of this delivery is accepted afresh.
-    await Promise.all([object.forget(), line.leave(turnId)]);
+    // Not enqueued: withdraw it (record, place, guard) so a retry of this delivery is accepted afresh.
+    await deps.ledger.withdraw(acceptance);
     throw new BatonError("internal", "The turn could not be enqueued; retry the delivery.", { cause: error });
   }
-  return { kind: "accepted", turnId, sessionId: turn.sessionId };
+  return { kind: "accepted", turnId: accepted.turnId, sessionId: turn.sessionId };
 }

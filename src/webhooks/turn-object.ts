@@ -1,53 +1,92 @@
 import { DurableObject } from "cloudflare:workers";
-import { enroll, head, leave } from "./session-line.js";
-import { type NewTurnRecord, type TurnRecord, TurnRecordSchema, type TurnStatus } from "./turn-record.js";
+import { migrate } from "../session/sql.js";
+import type { NewTurnRecord, TurnRecord, TurnStatus } from "./turn-record.js";
+import {
+  claimGuard,
+  deleteTurn,
+  enrollInLine,
+  insertTurn,
+  leaveLine,
+  lineHead,
+  readTurn,
+  releaseGuard,
+  sweepExpired,
+  TURN_SHARD_SQL,
+  updateTurn,
+} from "./turn-shard-sql.js";
 
 /** How long a delivery id (and a body's hash) is remembered: duplicates within this window get the same turn. */
 export const RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
 
-const KEY = "turn";
-const OWNER = "owner";
-
 /**
- * The durable state of webhook turns, one object per name (the storage keys of each role are disjoint):
- * - named by `(app, hook, delivery id)`: the delivery's dedupe guard and its turn record. All copies of a
- *   delivery meet here, and the object's single thread makes `claim` a check-and-set (the sync KV API has
- *   no await between reading and writing);
- * - named by a body's hash (schemes that sign no id or time): the replay guard, `guard`;
- * - named by a session: that session's line of queued turns (`session-line.ts`), so they run in arrival order.
- * An alarm deletes everything seven days after the last write that sets it.
+ * One shard of the durable state of queued turns (webhooks, schedules, email, reminders), decision 038. A
+ * fixed number of these hold every turn, each session's turns in the shard its key hashes to
+ * (`turn-ledger.ts`), so accepting a delivery is one write to an object that already exists instead of
+ * writes to new objects. A shard keeps, for its sessions:
+ * - turn records by turn id: a delivery's dedupe guard and its record. All copies of a delivery meet in
+ *   the same shard (a delivery's body names its session), and the object's single thread makes `accept`
+ *   a check-and-set (no await between the read and the writes);
+ * - replay guards by a body's hash (schemes that sign no id or time);
+ * - session lines (the order one session's queued turns run in).
+ * Each row is deleted `RETAIN_MS` after it was written, by the shard's alarm.
  */
 export class TurnObject extends DurableObject {
-  /** Records the turn unless this delivery was seen before; either way returns the record that stands. */
-  async claim(fresh: NewTurnRecord): Promise<{ created: boolean; record: TurnRecord }> {
-    const existing = this.#read();
-    if (existing) return { created: false, record: existing };
+  /** Whether an alarm is known to be set (rows only expire later than the alarm that is set). */
+  #alarmSet = false;
+
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
+    super(ctx, env);
+    migrate(ctx.storage, [TURN_SHARD_SQL]);
+  }
+
+  /**
+   * Accepts a delivery in one step (one write, one commit): its replay guard (`guard`, for schemes that sign
+   * no id or time), its turn record unless this delivery was seen before, and its place in the session's
+   * `line`. A delivery seen before (or a body replayed under a new id) returns the turn that stands, with
+   * `created: false`; its record is `null` only when that turn was withdrawn meanwhile.
+   */
+  async accept(
+    fresh: NewTurnRecord,
+    line: string,
+    guard?: string,
+  ): Promise<{ created: boolean; turnId: string; record: TurnRecord | null }> {
+    const sql = this.ctx.storage.sql;
     const now = Date.now();
+    const expiresAt = now + RETAIN_MS;
+    const owner = guard === undefined ? fresh.turnId : claimGuard(sql, guard, fresh.turnId, expiresAt);
+    const existing = readTurn(sql, owner);
+    if (owner !== fresh.turnId || existing)
+      return { created: false, turnId: owner, record: existing ?? null };
+    const place = enrollInLine(sql, line, fresh.turnId, expiresAt);
     const record: TurnRecord = {
       ...fresh,
       status: "queued",
       attempts: 0,
       waits: 0,
+      place,
       createdAt: now,
       updatedAt: now,
     };
-    this.ctx.storage.kv.put(KEY, record);
-    await this.ctx.storage.setAlarm(now + RETAIN_MS);
-    return { created: true, record };
+    insertTurn(sql, record, expiresAt);
+    await this.#expireAt(expiresAt);
+    return { created: true, turnId: fresh.turnId, record };
   }
 
-  /** Drops a claim whose message could not be enqueued, so the provider's retry is accepted afresh. */
-  async forget(): Promise<void> {
-    await this.ctx.storage.deleteAll();
+  /** Undoes `accept` (its message could not be enqueued), so the provider's retry is accepted afresh. */
+  withdraw(turnId: string, line: string, guard?: string): void {
+    const sql = this.ctx.storage.sql;
+    deleteTurn(sql, turnId);
+    leaveLine(sql, line, turnId);
+    if (guard !== undefined) releaseGuard(sql, guard, turnId);
   }
 
-  get(): TurnRecord | null {
-    return this.#read() ?? null;
+  get(turnId: string): TurnRecord | null {
+    return readTurn(this.ctx.storage.sql, turnId) ?? null;
   }
 
   /** An attempt starts: a queued (or interrupted running) turn becomes `running`. Ended turns are returned as they are. */
-  begin(): TurnRecord | null {
-    const record = this.#read();
+  begin(turnId: string): TurnRecord | null {
+    const record = readTurn(this.ctx.storage.sql, turnId);
     if (!record || ended(record)) return record ?? null;
     return this.#write({ ...record, status: "running", attempts: record.attempts + 1 });
   }
@@ -56,8 +95,8 @@ export class TurnObject extends DurableObject {
    * The turn waits for its session: `queued` again, one more wait, and (`afterBegin`, the session was busy)
    * the attempt `begin` counted is taken back: waiting is not a failed attempt. Ended turns stay as they are.
    */
-  wait(afterBegin: boolean): TurnRecord | null {
-    const record = this.#read();
+  wait(turnId: string, afterBegin: boolean): TurnRecord | null {
+    const record = readTurn(this.ctx.storage.sql, turnId);
     if (!record || ended(record)) return record ?? null;
     const attempts = afterBegin ? Math.max(0, record.attempts - 1) : record.attempts;
     return this.#write({ ...record, status: "queued", attempts, waits: record.waits + 1 });
@@ -65,62 +104,46 @@ export class TurnObject extends DurableObject {
 
   /** Moves the turn on: `queued` again for a retry, `done`, or `failed`, with an error, result or place note. */
   settle(
+    turnId: string,
     status: TurnStatus,
     note: { error?: string; result?: TurnRecord["result"]; place?: number } = {},
   ): TurnRecord | null {
-    const record = this.#read();
+    const record = readTurn(this.ctx.storage.sql, turnId);
     return record ? this.#write({ ...record, ...note, status }) : null;
   }
 
   /** Notes why an attempt could not run, whatever the turn's status (the dead letter then names it). */
-  note(error: string): void {
-    const record = this.#read();
+  note(turnId: string, error: string): void {
+    const record = readTurn(this.ctx.storage.sql, turnId);
     if (record) this.#write({ ...record, error });
   }
 
-  /** The replay guard: the turn that first came with this body, `turnId` when none did. */
-  async guard(turnId: string): Promise<string> {
-    const owner = this.ctx.storage.kv.get<string>(OWNER);
-    if (owner !== undefined) return owner;
-    this.ctx.storage.kv.put(OWNER, turnId);
-    await this.ctx.storage.setAlarm(Date.now() + RETAIN_MS);
-    return turnId;
+  /** The line's head, `null` when it is empty. */
+  head(line: string): string | null {
+    return lineHead(this.ctx.storage.sql, line) ?? null;
   }
 
-  /** Forgets the replay guard's turn (its message could not be enqueued). */
-  release(turnId: string): void {
-    if (this.ctx.storage.kv.get<string>(OWNER) === turnId) this.ctx.storage.kv.delete(OWNER);
-  }
-
-  /** The session line: `turnId` joins it (once); returns its place, from 1. */
-  async enroll(turnId: string): Promise<number> {
-    const place = enroll(this.ctx.storage.kv, turnId);
-    await this.ctx.storage.setAlarm(Date.now() + RETAIN_MS);
-    return place;
-  }
-
-  /** The session line's head, `null` when it is empty. */
-  head(): string | null {
-    return head(this.ctx.storage.kv) ?? null;
-  }
-
-  /** Takes `turnId` out of the session line; returns the new head, `null` when it is empty. */
-  leave(turnId: string): string | null {
-    return leave(this.ctx.storage.kv, turnId) ?? null;
+  /** Takes `turnId` out of the line; returns the new head, `null` when it is empty. */
+  leave(line: string, turnId: string): string | null {
+    return leaveLine(this.ctx.storage.sql, line, turnId) ?? null;
   }
 
   override async alarm(): Promise<void> {
-    await this.ctx.storage.deleteAll();
+    this.#alarmSet = false;
+    const next = sweepExpired(this.ctx.storage.sql, Date.now());
+    if (next !== null) await this.#expireAt(next);
   }
 
-  #read(): TurnRecord | undefined {
-    const raw = this.ctx.storage.kv.get(KEY);
-    return raw === undefined ? undefined : TurnRecordSchema.parse(raw);
+  /** Makes sure an alarm will sweep a row that expires at `at` (an alarm already set is earlier). */
+  async #expireAt(at: number): Promise<void> {
+    if (this.#alarmSet) return;
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(at);
+    this.#alarmSet = true;
   }
 
   #write(record: TurnRecord): TurnRecord {
     const next = { ...record, updatedAt: Date.now() };
-    this.ctx.storage.kv.put(KEY, next);
+    updateTurn(this.ctx.storage.sql, next);
     return next;
   }
 }

@@ -7,6 +7,8 @@ declare global {
     interface Env extends SessionStoreEnv, WebhookEnv {
       /** Agent cards of remote A2A agents (wrangler `[[kv_namespaces]]`). */
       AGENT_CARDS: KVNamespace;
+      /** ADK artifacts (wrangler `[[r2_buckets]]`). */
+      ARTIFACTS: R2Bucket;
     }
   }
 }

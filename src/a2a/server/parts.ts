@@ -1,11 +1,15 @@
 import type { Part as A2aPart } from "@a2a-js/sdk";
 import * as z from "zod";
 import { FunctionCallSchema, FunctionResponseSchema, type Part } from "../../core/content.js";
+import { base64ToBytes, bytesToBase64 } from "./base64.js";
 
 /** ADK's DataPart metadata key for function calls and responses (ADK-SEMANTICS §5.2, §6.3). */
 export const ADK_TYPE = "adk_type";
 
 const JsonObject = z.record(z.string(), z.unknown());
+
+/** The SDK's type of raw bytes: Node's `Buffer`, which it only ever reads as the `Uint8Array` it extends. */
+type RawBytes = Extract<NonNullable<A2aPart["content"]>, { $case: "raw" }>["value"];
 
 const emptyPart = (): Omit<A2aPart, "content"> => ({ metadata: undefined, filename: "", mediaType: "" });
 
@@ -32,7 +36,8 @@ export function toA2aPart(part: Part): A2aPart | null {
   if (part.inlineData)
     return {
       ...emptyPart(),
-      content: { $case: "raw", value: Buffer.from(part.inlineData.data, "base64") },
+      // SAFETY: the SDK serializes raw bytes with `Buffer.from(value)`, which takes any Uint8Array.
+      content: { $case: "raw", value: base64ToBytes(part.inlineData.data) as RawBytes },
       mediaType: part.inlineData.mimeType,
     };
   if (part.fileData)
@@ -55,7 +60,7 @@ export function fromA2aPart(part: A2aPart): Part | null {
       return {
         inlineData: {
           mimeType: part.mediaType || "application/octet-stream",
-          data: Buffer.from(content.value).toString("base64"),
+          data: bytesToBase64(content.value),
         },
       };
     case "url":

@@ -61,6 +61,32 @@ describe("the baton entry in plain Node", () => {
   it("is what package.json exports as @baton-agents/core and @baton-agents/core/cloudflare", () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "../../../package.json"), "utf8"));
     expect(pkg.name).toBe("@baton-agents/core");
-    expect(pkg.exports).toMatchObject({ ".": "./src/index.ts", "./cloudflare": "./src/cloudflare.ts" });
+    expect(pkg.exports).toMatchObject({
+      ".": { "baton-source": "./src/index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" },
+      "./cloudflare": {
+        "baton-source": "./src/cloudflare.ts",
+        types: "./dist/cloudflare.d.ts",
+        default: "./dist/cloudflare.js",
+      },
+    });
+  });
+
+  it("exports every entry as its source (baton-source), then its built declarations and JavaScript, and wrangler.toml aliases each source", () => {
+    const root = join(import.meta.dirname, "../../..");
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    const wranglerToml = readFileSync(join(root, "wrangler.toml"), "utf8");
+    const entries = Object.entries(pkg.exports).filter(([entry]) => entry !== "./package.json");
+    expect(entries.length).toBeGreaterThanOrEqual(12);
+    for (const [entry, target] of entries) {
+      // Condition order matters: the first that matches wins, so the source must come before the others.
+      expect(Object.keys(target as object), entry).toEqual(["baton-source", "types", "default"]);
+      const { "baton-source": source, types, default: js } = target as Record<string, string>;
+      const built = source?.replace(/^\.\/src\//, "./dist/").replace(/\.ts$/, "");
+      expect([types, js], entry).toEqual([`${built}.d.ts`, `${built}.js`]);
+      // zod's subpaths are aliased by their bare names (the AI SDK imports them), not by the package's.
+      if (entry.startsWith("./zod/")) continue;
+      const name = `@baton-agents/core${entry.slice(1)}`;
+      expect(wranglerToml, name).toContain(`"${name}" = "${source}"`);
+    }
   });
 });

@@ -20,7 +20,8 @@ async function bundle(entry: string): Promise<Metafile> {
     format: "esm",
     platform: "neutral",
     target: "es2022",
-    conditions: ["workerd", "worker", "browser"],
+    // `baton-source`: this repo's `@baton-agents/core/…` imports run the sources (package.json `exports`).
+    conditions: ["baton-source", "workerd", "worker", "browser"],
     mainFields: ["module", "main"],
     // workerd provides these (nodejs_compat), as wrangler's build assumes.
     external: ["cloudflare:*", "node:*", ...builtinModules],

@@ -71,7 +71,13 @@ function setup(script: Parameters<typeof scriptedModel>[0]) {
       }),
     /** The turn a fired reminder queued (its id is the reminder's `(app, key, id)`). */
     turnOf: (reminder: Reminder) =>
-      turnLedger(turnNamespace()).turnIdOf(ids.app, "reminder", reminder.key ?? reminder.id, reminder.id),
+      turnLedger(turnNamespace()).turnIdOf(
+        ids.app,
+        "reminder",
+        reminder.key ?? reminder.id,
+        reminder.id,
+        key,
+      ),
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { userText } from "../../../src/core/content.js";
 import type { Session } from "../../../src/core/session.js";
 import { defineApp } from "../../../src/runner/app.js";
+import { TURN_SHARDS } from "../../../src/webhooks/turn-ledger.js";
 import { verifiers } from "../../../src/webhooks/verifiers.js";
 import { webhook } from "../../../src/webhooks/webhook.js";
 import { helloApp } from "../support/apps.js";
@@ -231,5 +232,28 @@ describe("POST /webhooks/:app/:hook", () => {
     expect((await t.hooks.call(`/turns/${turnId}`, { token: null })).status).toBe(401);
     expect((await t.hooks.call(`/turns/${"0".repeat(64)}`)).status).toBe(404);
     expect((await t.hooks.call("/turns/not-a-turn")).status).toBe(404);
+    // Its first two digits name its shard: past the last shard, or a shard without it, is unknown too.
+    expect((await t.hooks.call(`/turns/ff${turnId.slice(2)}`)).status).toBe(404);
+    const otherShard = ((Number.parseInt(turnId.slice(0, 2), 16) + 1) % TURN_SHARDS)
+      .toString(16)
+      .padStart(2, "0");
+    expect((await t.hooks.call(`/turns/${otherShard}${turnId.slice(2)}`)).status).toBe(404);
+  });
+
+  it("keeps one session's turns in one shard and spreads sessions over the fixed shards (decision 038)", async () => {
+    const t = setup();
+    const shardOf = async (issue: number, text = `shard ${issue}`) => {
+      const { turnId } = await expectJson<{ turnId: string }>(
+        t.deliver(issueComment(issue, text), { "x-github-delivery": crypto.randomUUID() }),
+        202,
+      );
+      return Number.parseInt(turnId.slice(0, 2), 16);
+    };
+    const sameSession = await Promise.all([1, 2, 3].map((n) => shardOf(40, `comment ${n}`)));
+    expect(new Set(sameSession).size).toBe(1);
+    const spread = new Set(await Promise.all(Array.from({ length: 40 }, (_, i) => shardOf(100 + i))));
+    for (const shard of spread) expect(shard).toBeLessThan(TURN_SHARDS);
+    // 40 sessions over 32 shards: far more than a handful unless the hash clumps.
+    expect(spread.size).toBeGreaterThan(12);
   });
 });
