@@ -7,17 +7,21 @@ import { Runner } from "../runner/runner.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
-import { detachTurn, drainTurn } from "./detached-turn.js";
+import { detachTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
 import type { ApiDeps, HonoEnv } from "./types.js";
 
 /**
- * Starts the turn: 400/404/409 are thrown here, before any response is begun. The caller then runs it
- * detached from the request (`drainTurn`, `detachTurn`): a client that goes away does not cut it short,
- * nor does it keep the lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
+ * Starts the turn: 400/404/409 are thrown here, before any response is begun, and the turn runs detached
+ * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the
+ * lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
  */
-export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
+export function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
+  return detachTurn(c, beginTurn(c, body));
+}
+
+async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
@@ -78,11 +82,13 @@ export function sseFrames(event: Event, functionCallEventId: string | undefined)
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
     const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
-    return c.json(await drainTurn(c, turn));
+    const events: Event[] = [];
+    for await (const event of turn) events.push(event);
+    return c.json(events);
   })
   .post("/run_sse", async (c) => {
     const body = await readBody(c, RunAgentRequestSchema);
-    const turn = detachTurn(c, await startTurn(c, body));
+    const turn = await startTurn(c, body);
     return streamSSE(c, async (stream) => {
       try {
         for await (const event of turn) {

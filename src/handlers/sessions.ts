@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
 import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
@@ -47,6 +48,13 @@ export const sessions = new Hono<AppScopedEnv>()
     const { stateDelta } = await readBody(c, PatchSessionBodySchema);
     assertNoAppState(callerOf(c), stateDelta, "stateDelta");
     return c.json(await serviceOf(c).patchState(keyOf(c.var.app, c.req.param()), stateDelta));
+  })
+  // Stops the running turn (decision 028): its cancel event is stored and the session is free on return.
+  .post("/apps/:app/users/:user/sessions/:session/cancel", async (c) => {
+    const store = c.var.deps.sessionStore;
+    if (!store.cancelTurn) throw new BatonError("not_supported", "This session store cannot stop a turn");
+    const event = await store.cancelTurn(keyOf(c.var.app, c.req.param()));
+    return c.json({ canceled: event !== null, event });
   })
   .delete("/apps/:app/users/:user/sessions/:session", async (c) => {
     const key = keyOf(c.var.app, c.req.param());

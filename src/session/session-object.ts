@@ -34,6 +34,7 @@ import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
 import { reportTask } from "./task-index-report.js";
 import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
+import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 import { TurnWrites } from "./turn-writes.js";
 
 export { ISOLATE_CACHE_BYTES, OBJECT_CACHE_BYTES } from "./session-log.js";
@@ -168,8 +169,21 @@ export class SessionObject extends DurableObject {
    * Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live.
    * A user event already in the log (a resumed turn) is not appended again: only the lease is taken.
    */
-  beginTurn(input: BeginTurnInput): RpcResult<TurnBegun> {
+  beginTurn(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
     return this.#turns.beginTurn(input);
+  }
+
+  /** `SessionStore.cancelTurn`: stops the running turn, stores its cancel event; `null` when none runs. */
+  cancelTurn(message?: string): RpcResult<Event | null> {
+    return this.#turns.cancel(message);
+  }
+
+  /**
+   * `SessionStore.watchTurn`: resolves with the cancel event once `lease`'s turn is canceled, `null` once it
+   * ends otherwise. The running turn holds this call open; it keeps the object alive while the turn runs.
+   */
+  watchTurn(lease: string): Promise<Event | null> {
+    return this.#turns.signals.watch(lease);
   }
 
   /** Extends `lease` by `leaseTtlMs` if it is the live one; `lease_lost` otherwise. */
@@ -200,8 +214,12 @@ export class SessionObject extends DurableObject {
     return this.#tasks.get(taskId) ?? null;
   }
 
+  /** A cancel (`options.cancel`) of the running turn's task stops that turn at once (`cancelTurn`). */
   async writeTask(taskId: string, write: TaskWrite, options: TaskWriteOptions): Promise<TaskWriteResult> {
-    return this.#indexed(this.#tasks.write(taskId, write, options));
+    const written = this.#tasks.write(taskId, write, options);
+    if (written.ok && options.cancel)
+      this.#turns.cancelInvocation(written.record.invocationId, CANCELED_TURN_MESSAGE);
+    return this.#indexed(written);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
+import { CANCEL_MESSAGES } from "../core/session-store.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { windowAnswer } from "./held-rows.js";
 import { judgeLease, leaseError } from "./lease.js";
@@ -18,6 +19,14 @@ import {
 import { HAS_EVENT, INSERT_TRACE, RELEASE_LEASE, SELECT_TRACES, TRIM_TRACES } from "./session-sql.js";
 import type { SessionTasks } from "./session-tasks.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
+import { TurnSignals } from "./turn-signals.js";
+
+/** How the object's own events (the cancel records) get their ids and times. */
+const objectEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
+
+/** The refusal of a canceled turn's later writes. */
+const canceledTurn = (sessionId: string): RpcResult<never> =>
+  refuse(new BatonError("turn_canceled", `The turn on session ${sessionId} was canceled; it stops here`));
 
 /**
  * The writes of a turn on its session: taking the lease with the user event, appending under it, renewing
@@ -25,6 +34,9 @@ import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
  * task was canceled has its next append replaced by the cancel's record.
  */
 export class TurnWrites {
+  /** The running turn, canceled leases, cancel watchers and the line of waiting turns, in memory. */
+  readonly signals = new TurnSignals();
+
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly log: SessionLog,
@@ -36,19 +48,44 @@ export class TurnWrites {
     return readable(() => {
       const cache = this.log.load();
       if (!cache) return notFound();
+      if (this.signals.canceled(input.lease)) return canceledTurn(cache.meta.sessionId);
       const now = Date.now();
       const verdict = judgeLease(cache.meta.lease, input.lease, now);
       if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
       const { lease } = input;
-      const canceled = this.tasks.canceledBy(input.event.invocationId);
-      if (canceled !== undefined) return this.#recordCancel(cache, input.event, canceled);
+      if (this.tasks.canceledBy(input.event.invocationId) !== undefined)
+        return this.#recordCancel(cache, input);
       const renewed = lease === undefined ? undefined : { token: lease, expiresAt: now + input.leaseTtlMs };
       return this.log.write(cache, input.event, renewed);
     });
   }
 
-  /** See `SessionObject.beginTurn`. */
-  beginTurn(input: BeginTurnInput): RpcResult<TurnBegun> {
+  /**
+   * See `SessionObject.beginTurn`. Under `enqueue` it waits in line for the session (the running turn and
+   * those that came before); under `interrupt` it cancels the running turn first; `reject` refuses while a
+   * turn runs or waits.
+   */
+  async beginTurn(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
+    const policy = input.doubleTexting ?? "reject";
+    if (policy === "enqueue") {
+      const leave = await this.signals.inLine(() => this.#busyUntil(), Date.now);
+      try {
+        return this.#begin(input);
+      } finally {
+        leave();
+      }
+    }
+    if (policy === "interrupt") {
+      const stopped = this.cancel(CANCEL_MESSAGES.interrupted);
+      if (!stopped.ok) return stopped;
+    }
+    const cache = this.log.load();
+    if (policy === "reject" && cache && this.signals.waiting > 0)
+      return refuse(leaseError("busy", cache.meta.sessionId));
+    return this.#begin(input);
+  }
+
+  #begin(input: BeginTurnInput): RpcResult<TurnBegun> {
     return readable(() => {
       const cache = this.log.load();
       if (!cache) return notFound();
@@ -56,6 +93,7 @@ export class TurnWrites {
       const verdict = judgeLease(cache.meta.lease, undefined, now);
       if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
       const lease = { token: crypto.randomUUID(), expiresAt: now + input.leaseTtlMs };
+      this.signals.began({ lease: lease.token, invocationId: input.event.invocationId, agent: input.agent });
       const resumed = HAS_EVENT.first(this.log.sql, input.event.id) !== undefined;
       if (resumed) this.log.setLease(cache, lease);
       const written = resumed ? ok(null) : this.log.write(cache, input.event, lease);
@@ -75,6 +113,7 @@ export class TurnWrites {
     return readable(() => {
       const cache = this.log.load();
       if (!cache) return notFound();
+      if (this.signals.canceled(input.lease)) return canceledTurn(cache.meta.sessionId);
       const now = Date.now();
       const verdict = judgeLease(cache.meta.lease, input.lease, now);
       if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
@@ -94,6 +133,39 @@ export class TurnWrites {
       TRIM_TRACES.run(this.log.sql, TRACE_LIMITS.turnsPerSession);
     });
     if (cache?.meta.lease?.token === lease) cache.meta.lease = null;
+    this.signals.ended(lease);
+  }
+
+  /**
+   * Stops the running turn (`SessionStore.cancelTurn`): stores its `TURN_CANCELED` event and frees the
+   * session in one step, then tells the turn (its `watch`). `ok(null)` when no turn holds the session.
+   */
+  cancel(message: string = CANCEL_MESSAGES.canceled): RpcResult<Event | null> {
+    return readable(() => {
+      const cache = this.log.load();
+      if (!cache) return notFound();
+      const lease = cache.meta.lease;
+      if (lease === null || judgeLease(lease, undefined, Date.now()) === "ok") return ok(null);
+      const running = this.signals.running?.lease === lease.token ? this.signals.running : null;
+      const recent = this.log.rows(cache, { numRecentEvents: 100 }).map((row) => row.event);
+      // An object that restarted mid-turn no longer knows the turn: its newest event names the invocation.
+      const invocationId = running?.invocationId ?? recent.at(-1)?.invocationId ?? crypto.randomUUID();
+      const spoke = recent.findLast((e) => e.invocationId === invocationId && e.author !== "user");
+      const author = spoke?.author ?? running?.agent ?? "user";
+      return this.#stop(cache, lease.token, { invocationId, author }, message);
+    });
+  }
+
+  /** Cancels the running turn if it is `invocationId`'s (an A2A task's cancel); `null` otherwise. */
+  cancelInvocation(invocationId: string, message: string): RpcResult<Event | null> {
+    if (this.signals.running?.invocationId !== invocationId) return ok(null);
+    return this.cancel(message);
+  }
+
+  /** When the live lease lapses, or `null` when the session is free (or missing). */
+  #busyUntil(): number | null {
+    const lease = this.log.load()?.meta.lease ?? null;
+    return lease !== null && judgeLease(lease, undefined, Date.now()) === "busy" ? lease.expiresAt : null;
   }
 
   /** The stored turn traces, oldest first. */
@@ -102,18 +174,33 @@ export class TurnWrites {
   }
 
   /**
-   * A canceled turn's next append: the event is dropped and an error event by the same author records the
-   * cancel in its place (the turn's last stored event), and the append is refused with `turn_canceled`.
+   * A canceled task's turn at its next append (its turn ran where this object could not stop it at once):
+   * the event is dropped and an error event by the same author records the cancel in its place, and the
+   * append is refused with `turn_canceled`.
    */
-  #recordCancel(cache: SessionCache, refused: Event, taskId: string): RpcResult<never> {
-    const env = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
-    const fields = { invocationId: refused.invocationId, author: refused.author };
-    const marker = createEvent(
-      { ...fields, errorCode: "TURN_CANCELED", errorMessage: CANCELED_TURN_MESSAGE },
-      env,
-    );
+  #recordCancel(cache: SessionCache, refused: AppendInput): RpcResult<never> {
+    const { invocationId, author } = refused.event;
+    const stopped = this.#stop(cache, refused.lease, { invocationId, author }, CANCELED_TURN_MESSAGE);
+    return stopped.ok ? canceledTurn(cache.meta.sessionId) : stopped;
+  }
+
+  /**
+   * Stores the `TURN_CANCELED` event, frees the session from `lease` (when it holds it) and tells the turn:
+   * its watchers hear the event, its later writes are refused.
+   */
+  #stop(
+    cache: SessionCache,
+    lease: string | undefined,
+    fields: { invocationId: string; author: string },
+    message: string,
+  ): RpcResult<Event> {
+    const marker = createEvent({ ...fields, errorCode: "TURN_CANCELED", errorMessage: message }, objectEnv);
     const written = this.log.write(cache, marker);
     if (!written.ok) return written;
-    return refuse(new BatonError("turn_canceled", `Task ${taskId} was canceled; its turn stops here`));
+    if (lease === undefined) return ok(marker);
+    RELEASE_LEASE.run(this.log.sql, lease);
+    if (cache.meta.lease?.token === lease) cache.meta.lease = null;
+    this.signals.cancel(lease, marker);
+    return ok(marker);
   }
 }

@@ -85,4 +85,26 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     );
     expect(pageErrors).toEqual([]);
   });
+
+  it("shows the artifact a turn saves in the Artifacts tab (the weather specialist's save_report)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await stayLocal(page);
+    await page.goto(`${worker.origin}/dev-ui/?app=demo`);
+    const box = page.getByPlaceholder("Type a message...");
+    await box.fill("Save a weather report for Paris");
+    await box.press("Enter");
+    await page.getByText("save_report returned").filter({ visible: true }).first().waitFor();
+
+    await page.getByText("Artifacts", { exact: true }).click();
+    const card = page.locator("app-artifact-tab .artifact-card").filter({ hasText: "weather-paris.svg" });
+    await card.waitFor();
+    // The card previews the SVG the tool saved, fetched from the artifact routes.
+    await expect
+      .poll(() => card.locator("img").first().getAttribute("src"))
+      .toMatch(/^data:image\/svg\+xml;base64,/);
+    await page.screenshot({ path: new URL("artifacts.png", ARTIFACTS).pathname });
+    expect(pageErrors).toEqual([]);
+  });
 });
