@@ -1,3 +1,4 @@
+import type { PushPolicy } from "../a2a/server/push-policy.js";
 import type { RunServices } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
 import type { TaskStore } from "../core/task-store.js";
@@ -51,6 +52,11 @@ export interface ApiDeps {
   a2aUserId?: string;
   /** The app whose agent card is at the root `/.well-known/agent-card.json` (default: the only app). */
   a2aDefaultApp?: string;
+  /**
+   * A2A push notifications are on, to the hosts this allows (decision 039): `createWorker` sets it when the
+   * Worker has the `A2A_PUSH` queue; in Node, give it with an `InMemorySessionStore` whose `onPush` delivers.
+   */
+  a2aPush?: PushPolicy;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
   /** Eval sets and results; by default the Worker's R2 bucket or app objects (`evalStoreOf`). */
