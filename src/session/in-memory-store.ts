@@ -15,6 +15,9 @@ import {
 } from "../core/session-store.js";
 import { hasKeys, mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import type {
+  PushConfig,
+  PushConfigSaved,
+  PushNotice,
   TaskKey,
   TaskListQuery,
   TaskPayload,
@@ -39,6 +42,11 @@ export interface InMemorySessionStoreOptions {
   ids?: IdSource;
   /** How long a turn's lease lives without an append. Defaults to 120 s. */
   leaseTtlMs?: number;
+  /**
+   * Gets each stored task write once per push config of its task: A2A push notifications in Node, where
+   * there is no queue (`directPush` from `@baton-agents/core` delivers them with bounded retries).
+   */
+  onPush?: (notice: PushNotice) => void;
 }
 
 interface StoredSession {
@@ -80,12 +88,13 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   readonly #users = new Map<string, StateMap>();
   /** (app, user) → session id → session, in creation order. */
   readonly #sessions = new Map<string, Map<string, StoredSession>>();
-  readonly #tasks = new InMemoryTasks();
+  readonly #tasks: InMemoryTasks;
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.#clock = options.clock ?? { now: () => Date.now() };
     this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
     this.#leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.#tasks = new InMemoryTasks(options.onPush);
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
@@ -319,6 +328,18 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 
   async listTasks(query: TaskListQuery) {
     return this.#tasks.list(query);
+  }
+
+  async savePushConfig(key: TaskKey, config: PushConfig): Promise<PushConfigSaved> {
+    return this.#tasks.savePushConfig(key, config);
+  }
+
+  async pushConfigs(key: TaskKey): Promise<PushConfig[] | null> {
+    return this.#tasks.pushConfigs(key);
+  }
+
+  async deletePushConfig(key: TaskKey, configId: string): Promise<boolean> {
+    return this.#tasks.deletePushConfig(key, configId);
   }
 
   /**

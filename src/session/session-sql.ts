@@ -6,6 +6,7 @@ import type { CachedRow } from "./session-cache.js";
 import { REMINDER_TABLE_SQL } from "./session-reminders.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
+import { PUSH_CONFIG_TABLE_SQL } from "./task-push.js";
 import { TASK_TABLES_SQL } from "./task-sql.js";
 
 /**
@@ -43,6 +44,8 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
   "ALTER TABLE session ADD COLUMN epoch TEXT;",
   // Step 5: reminders an agent set (decision 036), fired by the object's alarm.
   REMINDER_TABLE_SQL,
+  // Step 6: the push configs of the A2A tasks (decision 039).
+  PUSH_CONFIG_TABLE_SQL,
 ];
 
 const SessionRowSchema = z.object({
