@@ -70,6 +70,11 @@ export interface WorkerOptions {
    * entry, so a Worker without it bundles no MCP SDK).
    */
   mcp?: Hono<HonoEnv>;
+  /**
+   * ADK's eval routes (the dev UI's Evals tab): `evalRoutes()` from `@baton-agents/core/cloudflare/evals` (its
+   * own entry, so a Worker without evaluations bundles none of them). Without it they answer 501.
+   */
+  evals?: Hono<HonoEnv>;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
   /** Inbound email (`inboundEmail` from `@baton-agents/core/cloudflare/email`), needed by apps with an `email` route. */
@@ -163,7 +168,7 @@ export function createWorker(options: WorkerOptions) {
       depsByEnv.set(env, made);
       return made;
     },
-    { mcp: options.mcp },
+    { mcp: options.mcp, evals: options.evals },
   );
   const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS || !env.TURNS)

@@ -2,6 +2,7 @@ import type { PushPolicy } from "../a2a/server/push-policy.js";
 import type { RunServices } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
 import type { TaskStore } from "../core/task-store.js";
+import type { EvalDocumentStore } from "../evals/eval-store.js";
 import type { App } from "../runner/app.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 import type { Caller } from "./caller.js";
@@ -58,4 +59,6 @@ export interface ApiDeps {
   a2aPush?: PushPolicy;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
+  /** Eval sets and results; by default the Worker's R2 bucket or app objects (`evalStoreOf`). */
+  evalStore?: EvalDocumentStore;
 }
