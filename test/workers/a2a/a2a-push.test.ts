@@ -20,7 +20,7 @@ async function pushesTo(path: string, until: (pushes: ReceivedPush[]) => boolean
 }
 
 const stateOf = (push: ReceivedPush) =>
-  (push.body as { task: Task & { status: { state: string } } }).task.status.state;
+  (push.body as { task: { status: { state: string } } }).task.status.state;
 const reached = (state: string) => (pushes: ReceivedPush[]) =>
   pushes.some((p) => p.status === 200 && stateOf(p) === state);
 
