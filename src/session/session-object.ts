@@ -204,6 +204,23 @@ export class SessionObject extends DurableObject {
     return this.#turns.traces();
   }
 
+  /**
+   * `SessionStore.followInvocation`: NDJSON of the invocation's stored events after `after`, then its live
+   * ones until its turn ends; `null` for an invocation unknown here.
+   */
+  followInvocation(
+    invocationId: string,
+    after: string | undefined,
+    followerId: string,
+  ): ReadableStream<Uint8Array> | null {
+    return this.#turns.followInvocation(invocationId, after, followerId);
+  }
+
+  /** Ends the stream `followInvocation` opened for `followerId` from this side. */
+  unfollowInvocation(followerId: string): void {
+    this.#turns.feeds.unfollow(followerId);
+  }
+
   /** `TaskStore.openTask` for this session; the app's task index hears of the task once it is stored. */
   async openTask(taskId: string, invocationId: string, write: TaskWrite): Promise<TaskWriteResult> {
     if (!this.#log.load()) return { ok: false, reason: "missing" };

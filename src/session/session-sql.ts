@@ -114,6 +114,15 @@ export const SELECT_OLDER_NEWEST_FIRST = new Query<[before: number, limit: numbe
   z.object({ seq: z.number().int(), json: z.string() }).transform((row) => cachedRow(row.seq, row.json)),
 );
 
+/**
+ * The events of one invocation, in log order: a scan of the log (its JSON), for the rare reconnect of a
+ * turn's stream, never on a turn's path.
+ */
+export const SELECT_INVOCATION = new Query<[invocationId: string], Event>(
+  "SELECT json FROM events WHERE json_extract(json, '$.invocationId') = ? ORDER BY seq",
+  z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
+);
+
 export const INSERT_TRACE = new Command<[invocationId: string, json: string]>(
   "INSERT INTO traces (invocation_id, json) VALUES (?, ?)",
 );
