@@ -137,9 +137,10 @@ describe("A2A push notifications from createAdkApi in Node (an InMemorySessionSt
     const pushes = await receiver.waitFor(path, (all) =>
       all.some((p) => stateOf(p) === "TASK_STATE_COMPLETED"),
     );
-    expect(pushes.at(-1) && stateOf(pushes.at(-1) as ReceivedPush)).toBe("TASK_STATE_COMPLETED");
+    const last = pushes.at(-1) as ReceivedPush;
+    expect(stateOf(last)).toBe("TASK_STATE_COMPLETED");
     expect(pushes.every((p) => p.headers["x-a2a-notification-token"] === `tok-${id}`)).toBe(true);
-    expect((pushes.at(-1)?.body as { task: { id: string } }).task.id).toBe(task.id);
+    expect((last.body as { task: { id: string } }).task.id).toBe(task.id);
     const retried = await receiver.waitFor(flaky, (all) =>
       all.some((p) => p.status === 200 && stateOf(p) === "TASK_STATE_COMPLETED"),
     );
