@@ -101,6 +101,8 @@ export default defineConfig({
               },
               // Test-built Workers enqueue here (no consumer); the demo entry keeps the real TURNS consumer.
               queueProducers: { TEST_TURNS: { queueName: "baton-turns-test" } },
+              // The R2 eval store's contract tests run on a simulated bucket of their own.
+              r2Buckets: ["EVALS_TEST"],
             },
           }),
         ],
