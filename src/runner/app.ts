@@ -36,6 +36,12 @@ export interface AppConfig {
    * prompts read in their place; stored events stay readable. Off by default.
    */
   eventsCompactionConfig?: EventsCompactionConfig;
+  /**
+   * ADK memory: with `addSessionsAutomatically`, each turn's events go to the user's memory when the turn
+   * ends (what ADK apps do with `add_session_to_memory` after a session), so `load_memory` and
+   * `preload_memory` find them in the user's later sessions. Off by default.
+   */
+  memory?: { addSessionsAutomatically?: boolean };
 }
 
 export interface App extends Readonly<AppConfig> {

@@ -13,6 +13,7 @@ import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
 import { compactAfterTurn } from "./compact-after-turn.js";
 import { startHeartbeat } from "./lease-heartbeat.js";
+import { rememberTurn } from "./remember-turn.js";
 import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
 import { invocationSpanAttributes, TraceRecorder } from "./trace-recorder.js";
@@ -175,6 +176,8 @@ export class Runner {
         for (const plugin of this.app.plugins ?? []) await plugin.afterRun?.(ctx);
         const compaction = this.app.eventsCompactionConfig;
         if (compaction) await compactAfterTurn(compaction, { session, persist, ctx, log: this.services.log });
+        if (this.app.memory?.addSessionsAutomatically)
+          await rememberTurn(session, invocationId, this.services);
       } catch (error) {
         // An error no agent claimed is the store's refusal. A lapsed lease is recorded if the session is
         // free (nobody took it over); otherwise nothing more can be recorded.
