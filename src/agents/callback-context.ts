@@ -30,6 +30,14 @@ export class CallbackContext {
     return this.invocation.userContent;
   }
 
+  /**
+   * Aborted when the turn is stopped (a cancel, an `interrupt`): pass it to `fetch` and other slow work so
+   * a stopped turn stops at once.
+   */
+  get abortSignal(): AbortSignal | undefined {
+    return this.invocation.runConfig.signal;
+  }
+
   /** Whether this context changed anything an event must carry (state or artifacts). */
   get hasDelta(): boolean {
     return this.state.hasDelta || Object.keys(this.artifactDelta).length > 0;

@@ -18,6 +18,7 @@ import type { InvocationContext } from "./invocation-context.js";
 import { pluginHooks, withPlugins } from "./plugins.js";
 import { toolSpanAttributes } from "./span-attributes.js";
 import { confirmationRequestEvent, confirmedCalls, type ToolConfirmation } from "./tool-confirmation.js";
+import { untilAborted } from "./until-aborted.js";
 
 export interface ToolCallbacks {
   beforeTool?: OneOrMany<BeforeToolCallback> | undefined;
@@ -117,7 +118,7 @@ async function lifecycle(
     if (cached !== undefined) response = cached;
     else {
       try {
-        const result = await tool.run(args, toolCtx);
+        const result = await untilAborted(tool.run(args, toolCtx), ctx.runConfig.signal);
         pending = tool.isLongRunning && result.ok && result.value == null;
         response = result.ok ? asResponse(result.value) : { error: result.error };
       } catch (error) {

@@ -27,6 +27,27 @@ export interface CreateSessionRequest {
   events?: readonly Event[];
 }
 
+/**
+ * What a new turn does while another runs on the session (`defineApp({ doubleTexting })`): `reject` refuses
+ * it `session_busy` (409); `enqueue` waits in line and runs once the turns before it ended, in arrival
+ * order; `interrupt` cancels the running turn (it ends with a stored `TURN_CANCELED` event) and runs now.
+ */
+export type DoubleTexting = "reject" | "enqueue" | "interrupt";
+
+/** How `beginTurn` admits the turn, beyond its user event and window. */
+export interface BeginTurnOptions {
+  /** Default `reject`. */
+  doubleTexting?: DoubleTexting | undefined;
+  /** The app's root agent: the author of the turn's cancel event when none of its agents spoke yet. */
+  agent?: string | undefined;
+}
+
+/** The message of the event that records a turn stopped by `cancelTurn` (or an `interrupt`). */
+export const CANCEL_MESSAGES = {
+  canceled: "The turn was canceled by the client.",
+  interrupted: "The turn was interrupted by a newer message.",
+} as const;
+
 /** What `beginTurn` hands the runner: the session as of the user event, and the lease to append with. */
 export interface TurnStart {
   session: Session;
@@ -74,6 +95,7 @@ export interface SessionStore {
     userEvent: Event,
     window?: EventWindow,
     scopes?: readonly SharedScope[],
+    options?: BeginTurnOptions,
   ): Promise<TurnStart>;
   /**
    * Releases the lease if it is still the current one. Never throws for a lapsed lease. `trace`, the turn's
@@ -98,4 +120,27 @@ export interface SessionStore {
    * no heartbeat, and its leases last one TTL past the last append.
    */
   renewLease?(key: SessionKey, lease: string): Promise<void>;
+  /**
+   * Stops the session's running turn at once: stores a `TURN_CANCELED` error event (authored by the turn's
+   * last agent, `message` as its text) and frees the session, so a new turn may begin right away. The
+   * stopped turn hears of it through `watchTurn`, and its later appends are refused `turn_canceled`.
+   * Answers the stored event, or `null` when no turn runs. Optional, like `renewLease`.
+   */
+  cancelTurn?(key: SessionKey, message?: string): Promise<Event | null>;
+  /**
+   * Resolves with the cancel event once the turn of `lease` is canceled, or `null` once it ends otherwise.
+   * The runner aborts the turn's `AbortSignal` on a cancel. Given with `cancelTurn`.
+   */
+  watchTurn?(key: SessionKey, lease: string): Promise<Event | null>;
+  /**
+   * An invocation's events again, for a client whose stream dropped: the stored events its stream showed
+   * (not the user's) after the one with id `after` (all when `after` is not among them), then, while its
+   * turn runs, each event the turn stores until it ends. `null` for an invocation with no stored event
+   * that is not running. Optional.
+   */
+  followInvocation?(
+    key: SessionKey,
+    invocationId: string,
+    after?: string,
+  ): Promise<AsyncGenerator<Event> | null>;
 }

@@ -28,7 +28,7 @@ const TOO_LARGE = `The body is larger than ${MAX_BODY_BYTES} bytes.`;
  */
 export function createAdkApi<B extends BatonBindings>(
   deps: (env: B) => ApiDeps,
-  extra: { mcp?: Hono<HonoEnv> | undefined } = {},
+  extra: { mcp?: Hono<HonoEnv> | undefined; evals?: Hono<HonoEnv> | undefined } = {},
 ): Hono<HonoEnv<B>> {
   const api = new Hono<HonoEnv<B>>();
   api.onError(onError);
@@ -80,6 +80,8 @@ export function createAdkApi<B extends BatonBindings>(
   api.route("/", artifacts);
   api.route("/", memory);
   api.route("/", run);
+  // ADK's eval routes (`@baton-agents/core/cloudflare/evals`), when the Worker serves them; else `dev`'s 501.
+  if (extra.evals) api.route("/", extra.evals);
   api.route("/", dev);
   return api;
 }

@@ -4,28 +4,38 @@ import type { Event } from "../core/event.js";
 type Outcome = { done: false; event: Event } | { done: true; error?: unknown };
 
 /**
- * Runs `turn` to its end on its own, whatever becomes of the response that shows it (decision 012): the
- * turn is drained into a buffer by a task the Worker keeps alive with `waitUntil`, and the returned
- * iterable replays that buffer. A reader that stops early (a client that disconnected) only stops
- * reading; the turn still stores every event and releases its lease. A turn failure is rethrown to the
- * reader after the events before it.
+ * Runs the turn `started` begins to its end on its own, whatever becomes of the response that shows it
+ * (decision 012): the turn is drained into a buffer by a task the Worker keeps alive with `waitUntil`, from
+ * the moment it begins, and the returned iterable replays that buffer. The task holds the start too: a
+ * turn that waits in line for its session (double-texting `enqueue`) still runs when its client left
+ * while it waited. A reader that stops early (a client that disconnected) only stops reading; the turn
+ * still stores every event and releases its lease. A turn failure is rethrown to the reader after the
+ * events before it; a refused start (400/404/409) rejects the returned promise, before any response.
  */
-export function detachTurn(c: Context, turn: AsyncGenerator<Event>): AsyncIterable<Event> {
+export async function detachTurn(
+  c: Context,
+  started: Promise<AsyncGenerator<Event>>,
+): Promise<AsyncIterable<Event>> {
   const buffer: Outcome[] = [];
   let wake = (): void => undefined;
   const push = (outcome: Outcome) => {
     buffer.push(outcome);
     wake();
   };
-  const drained = (async () => {
+  const drain = async (turn: AsyncGenerator<Event>) => {
     try {
       for await (const event of turn) push({ done: false, event });
       push({ done: true });
     } catch (error) {
       push({ done: true, error });
     }
-  })();
-  keepAlive(c, drained);
+  };
+  // The start's refusal is the caller's (it rejects below); the kept-alive task only swallows it.
+  keepAlive(
+    c,
+    started.then(drain, () => undefined),
+  );
+  await started;
   return {
     async *[Symbol.asyncIterator]() {
       for (let read = 0; ; read++) {
@@ -39,20 +49,6 @@ export function detachTurn(c: Context, turn: AsyncGenerator<Event>): AsyncIterab
       }
     },
   };
-}
-
-/**
- * `detachTurn` for a reader that wants every event at once (`POST /run`): the turn runs to its end on its
- * own as there, and the promise holds all its events, or the turn's failure. No per-event hand-over.
- */
-export function drainTurn(c: Context, turn: AsyncGenerator<Event>): Promise<Event[]> {
-  const drained = (async () => {
-    const events: Event[] = [];
-    for await (const event of turn) events.push(event);
-    return events;
-  })();
-  keepAlive(c, drained);
-  return drained;
 }
 
 /** `waitUntil` where the platform gives one (Workers); elsewhere (Node, `app.request`) the promise just runs. */

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { streamSSE } from "hono/streaming";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { App } from "../runner/app.js";
@@ -7,17 +7,21 @@ import { Runner } from "../runner/runner.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
-import { detachTurn, drainTurn } from "./detached-turn.js";
+import { detachTurn } from "./detached-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
 import type { ApiDeps, HonoEnv } from "./types.js";
 
 /**
- * Starts the turn: 400/404/409 are thrown here, before any response is begun. The caller then runs it
- * detached from the request (`drainTurn`, `detachTurn`): a client that goes away does not cut it short,
- * nor does it keep the lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
+ * Starts the turn: 400/404/409 are thrown here, before any response is begun, and the turn runs detached
+ * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the
+ * lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
  */
-export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
+export function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
+  return detachTurn(c, beginTurn(c, body));
+}
+
+async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
@@ -74,21 +78,39 @@ export function sseFrames(event: Event, functionCallEventId: string | undefined)
   return [{ ...event, actions: { ...event.actions, artifactDelta: {} } }, actionOnly];
 }
 
+/**
+ * Writes one event's frames. A stored event's last frame carries its id as the SSE `id`, so a client whose
+ * stream drops reconnects with `Last-Event-ID` (`GET …/invocations/:invocation/stream`) and gets what
+ * followed it; partial events are never stored and carry none.
+ */
+export async function writeFrames(
+  stream: SSEStreamingApi,
+  event: Event,
+  functionCallEventId: string | undefined,
+): Promise<void> {
+  const frames = sseFrames(event, functionCallEventId);
+  for (const [i, frame] of frames.entries()) {
+    const id = !event.partial && i === frames.length - 1 ? { id: event.id } : {};
+    await stream.writeSSE({ data: JSON.stringify(frame), ...id });
+  }
+}
+
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
     const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
-    return c.json(await drainTurn(c, turn));
+    const events: Event[] = [];
+    for await (const event of turn) events.push(event);
+    return c.json(events);
   })
   .post("/run_sse", async (c) => {
     const body = await readBody(c, RunAgentRequestSchema);
-    const turn = detachTurn(c, await startTurn(c, body));
+    const turn = await startTurn(c, body);
     return streamSSE(c, async (stream) => {
       try {
         for await (const event of turn) {
           if (stream.aborted) return; // The client left; the turn carries on without it.
-          for (const frame of sseFrames(event, body.functionCallEventId))
-            await stream.writeSSE({ data: JSON.stringify(frame) });
+          await writeFrames(stream, event, body.functionCallEventId);
         }
       } catch (error) {
         // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).

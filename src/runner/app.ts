@@ -5,6 +5,7 @@ import { treeScopes } from "../agents/state-scopes.js";
 import { defineEmailRoute, type EmailRoute, type EmailRouteConfig } from "../core/email.js";
 import { BatonError } from "../core/errors.js";
 import { defineSchedules, type ScheduleConfig, type ScheduleDefinition } from "../core/schedule.js";
+import type { DoubleTexting } from "../core/session-store.js";
 import type { SharedScope } from "../core/state.js";
 import type { WebhookDefinition } from "../core/webhook.js";
 import { checkCompactionConfig, type EventsCompactionConfig } from "./events-compaction.js";
@@ -42,6 +43,12 @@ export interface AppConfig {
    * `preload_memory` find them in the user's later sessions. Off by default.
    */
   memory?: { addSessionsAutomatically?: boolean };
+  /**
+   * What a message does while a turn runs on its session: `reject` (the default) answers 409
+   * `session_busy`; `enqueue` waits and runs as the next turn, in arrival order; `interrupt` stops the
+   * running turn (it ends with a stored `TURN_CANCELED` event) and answers the new message.
+   */
+  doubleTexting?: DoubleTexting;
 }
 
 export interface App extends Readonly<AppConfig> {
@@ -70,6 +77,13 @@ export function defineApp(config: AppConfig): App {
     throw new BatonError(
       "invalid_config",
       `App name "${config.name}" must be letters, digits, "_", "-" or ".".`,
+    );
+  }
+  const { doubleTexting } = config;
+  if (doubleTexting !== undefined && !["reject", "enqueue", "interrupt"].includes(doubleTexting)) {
+    throw new BatonError(
+      "invalid_config",
+      `App "${config.name}": doubleTexting must be "reject", "enqueue" or "interrupt", not "${doubleTexting}".`,
     );
   }
   const agents = new Map<string, BaseAgent>();

@@ -17,6 +17,7 @@ import { rememberTurn } from "./remember-turn.js";
 import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
 import { invocationSpanAttributes, TraceRecorder } from "./trace-recorder.js";
+import { isCanceledTurn, watchCancel } from "./turn-cancel.js";
 import { validateNewMessage } from "./validate-message.js";
 
 export interface RunnerOptions {
@@ -117,11 +118,13 @@ export class Runner {
       scopesOfKeys(Object.keys(request.stateDelta ?? {})),
     );
     const startedAt = this.services.clock.now();
+    const admission = { doubleTexting: this.app.doubleTexting, agent: this.app.rootAgent.name };
     const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(
       key,
       userEvent,
       window,
       scopes,
+      admission,
     );
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
     const turnEvent = stored ?? userEvent;
@@ -141,6 +144,7 @@ export class Runner {
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
     const stopHeartbeat = startHeartbeat(this.store, turn, this.services.log);
+    const cancel = watchCancel(this.store, turn, request.signal, this.services.log);
     try {
       if (turn.resumed && invocationEnded(session.events, invocationId)) return;
       applyTemp(session.state, userEvent.actions.stateDelta);
@@ -156,7 +160,7 @@ export class Runner {
           streaming: request.streaming ?? false,
           maxLlmCalls: this.app.maxLlmCalls ?? 500,
           ...(this.app.plugins ? { plugins: this.app.plugins } : {}),
-          ...(request.signal ? { signal: request.signal } : {}),
+          signal: cancel.signal,
         },
         services: this.services,
       });
@@ -171,14 +175,28 @@ export class Runner {
         return stored;
       };
       try {
-        for await (const event of chosen.runAsync(ctx))
+        for await (const event of chosen.runAsync(ctx)) {
+          if (cancel.event) break;
           yield event.partial ? stamp(event) : await persist(event);
+        }
+        // A canceled turn ends with the cancel event the store recorded (already stored: yielded as is).
+        if (cancel.event) {
+          yield cancel.event;
+          return;
+        }
         for (const plugin of this.app.plugins ?? []) await plugin.afterRun?.(ctx);
         const compaction = this.app.eventsCompactionConfig;
         if (compaction) await compactAfterTurn(compaction, { session, persist, ctx, log: this.services.log });
         if (this.app.memory?.addSessionsAutomatically)
           await rememberTurn(session, invocationId, this.services);
       } catch (error) {
+        // Whatever broke once the turn was stopped (an aborted call, a refused append) ends it with its cancel
+        // event; a refused append can arrive before the watch's answer, which then follows at once.
+        const canceled = cancel.event ?? (isCanceledTurn(error) ? await cancel.settled : null);
+        if (canceled) {
+          yield canceled;
+          return;
+        }
         // An error no agent claimed is the store's refusal. A lapsed lease is recorded if the session is
         // free (nobody took it over); otherwise nothing more can be recorded.
         if (error instanceof BatonError && error.agentName === undefined) {

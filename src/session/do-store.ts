@@ -1,10 +1,16 @@
-import type { Event } from "../core/event.js";
+import { type Event, EventSchema } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
 import { frozenWithMemo } from "../core/memo.js";
 import type { ReminderStore } from "../core/reminder.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
-import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
+import type {
+  BeginTurnOptions,
+  CreateSessionRequest,
+  EventWindow,
+  SessionStore,
+  TurnStart,
+} from "../core/session-store.js";
 import {
   hasKeys,
   mergeScopedState,
@@ -16,6 +22,7 @@ import {
 } from "../core/state.js";
 import { keepStoredBytes } from "../core/stored-size.js";
 import type { TurnTrace } from "../core/trace.js";
+import { jsonLines } from "./feed-lines.js";
 import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -155,11 +162,13 @@ export class DurableObjectSessionStore implements SessionStore {
     userEvent: Event,
     window: EventWindow = {},
     scopes: readonly SharedScope[] = SHARED_SCOPES,
+    options: BeginTurnOptions = {},
   ): Promise<TurnStart> {
     assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
-    const turn = this.#beginTurn(key, { event: stored, window, leaseTtlMs: this.#leaseTtlMs });
+    const admission = { doubleTexting: options.doubleTexting, agent: options.agent };
+    const turn = this.#beginTurn(key, { event: stored, window, leaseTtlMs: this.#leaseTtlMs, ...admission });
     // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,
     // and only if the user event was new (a resumed turn applied its delta the first time).
     const shared = isEmpty(split)
@@ -196,6 +205,26 @@ export class DurableObjectSessionStore implements SessionStore {
 
   async renewLease(key: SessionKey, lease: string): Promise<void> {
     unwrap(await this.#session(key).renewLease({ lease, leaseTtlMs: this.#leaseTtlMs }));
+  }
+
+  async cancelTurn(key: SessionKey, message?: string): Promise<Event | null> {
+    return unwrap(await this.#session(key).cancelTurn(message));
+  }
+
+  async watchTurn(key: SessionKey, lease: string): Promise<Event | null> {
+    return this.#session(key).watchTurn(lease);
+  }
+
+  async followInvocation(
+    key: SessionKey,
+    invocationId: string,
+    after?: string,
+  ): Promise<AsyncGenerator<Event> | null> {
+    const session = this.#session(key);
+    const followerId = crypto.randomUUID();
+    const stream = await session.followInvocation(invocationId, after, followerId);
+    const parse = (value: unknown) => EventSchema.parse(value);
+    return stream && jsonLines(stream, parse, () => session.unfollowInvocation(followerId));
   }
 
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {

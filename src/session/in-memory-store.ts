@@ -1,13 +1,23 @@
 import { BatonError } from "../core/errors.js";
-import { createEvent, type Event } from "../core/event.js";
+import { createEvent, type Event, EventSchema } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import { frozenWithMemo } from "../core/memo.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
-import type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "../core/session-store.js";
+import {
+  type BeginTurnOptions,
+  CANCEL_MESSAGES,
+  type CreateSessionRequest,
+  type EventWindow,
+  type SessionStore,
+  type TurnStart,
+} from "../core/session-store.js";
 import { hasKeys, mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import type {
+  PushConfig,
+  PushConfigSaved,
+  PushNotice,
   TaskKey,
   TaskListQuery,
   TaskPayload,
@@ -17,10 +27,13 @@ import type {
 } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
+import { jsonLines } from "./feed-lines.js";
 import { InMemoryTasks } from "./in-memory-tasks.js";
+import { InvocationFeeds, missedEvents } from "./invocation-feeds.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
+import { TurnSignals } from "./turn-signals.js";
 
 export interface InMemorySessionStoreOptions {
   /** Judges lease expiry and stamps `lastUpdateTime` on create. Defaults to `Date.now`. */
@@ -29,6 +42,11 @@ export interface InMemorySessionStoreOptions {
   ids?: IdSource;
   /** How long a turn's lease lives without an append. Defaults to 120 s. */
   leaseTtlMs?: number;
+  /**
+   * Gets each stored task write once per push config of its task: A2A push notifications in Node, where
+   * there is no queue (`directPush` from `@baton-agents/core` delivers them with bounded retries).
+   */
+  onPush?: (notice: PushNotice) => void;
 }
 
 interface StoredSession {
@@ -39,6 +57,9 @@ interface StoredSession {
   lastUpdateTime: number;
   lease: Lease | null;
   traces: TurnTrace[];
+  /** The running turn, canceled leases, cancel watchers and waiting turns (as a session object keeps them). */
+  signals: TurnSignals;
+  feeds: InvocationFeeds;
 }
 
 const encoder = new TextEncoder();
@@ -67,12 +88,13 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   readonly #users = new Map<string, StateMap>();
   /** (app, user) → session id → session, in creation order. */
   readonly #sessions = new Map<string, Map<string, StoredSession>>();
-  readonly #tasks = new InMemoryTasks();
+  readonly #tasks: InMemoryTasks;
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.#clock = options.clock ?? { now: () => Date.now() };
     this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
     this.#leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.#tasks = new InMemoryTasks(options.onPush);
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
@@ -91,6 +113,8 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
       lastUpdateTime: this.#clock.now() / 1000,
       lease: null,
       traces: [],
+      signals: new TurnSignals(),
+      feeds: new InvocationFeeds(),
     };
     // Seeds are checked before anything is written, so a refused seed leaves no trace.
     const seeds = (request.events ?? []).filter((event) => !event.partial);
@@ -124,29 +148,49 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   async appendEvent(key: SessionKey, event: Event, options?: { lease?: string }): Promise<Event> {
     if (event.partial) return event;
     const stored = this.#require(key);
+    if (stored.signals.canceled(options?.lease)) throw canceledTurn(key);
     const now = this.#clock.now();
     const verdict = judgeLease(stored.lease, options?.lease, now);
     if (verdict !== "ok") throw leaseError(verdict, key.sessionId);
     if (stored.lease && options?.lease !== undefined) stored.lease.expiresAt = now + this.#leaseTtlMs;
-    const canceled = this.#tasks.canceledBy(key, event.invocationId);
-    if (canceled !== undefined) {
+    if (this.#tasks.canceledBy(key, event.invocationId) !== undefined) {
       const { invocationId, author } = event;
-      const env = { ids: this.#ids, clock: this.#clock };
-      this.#append(
-        key,
-        stored,
-        createEvent(
-          { invocationId, author, errorCode: "TURN_CANCELED", errorMessage: CANCELED_TURN_MESSAGE },
-          env,
-        ),
-      );
-      throw new BatonError("turn_canceled", `Task ${canceled} was canceled; its turn stops here`);
+      this.#stop(key, stored, options?.lease, { invocationId, author }, CANCELED_TURN_MESSAGE);
+      throw canceledTurn(key);
     }
-    return this.#append(key, stored, event);
+    const appended = this.#append(key, stored, event);
+    stored.feeds.publish(appended);
+    return appended;
   }
 
-  async beginTurn(key: SessionKey, userEvent: Event, window?: EventWindow): Promise<TurnStart> {
+  /** Admits the turn by `options.doubleTexting`, as a session object does (`TurnWrites.beginTurn`). */
+  async beginTurn(
+    key: SessionKey,
+    userEvent: Event,
+    window?: EventWindow,
+    _scopes?: unknown,
+    options: BeginTurnOptions = {},
+  ): Promise<TurnStart> {
     assertSafeState(userEvent.actions.stateDelta, "stateDelta");
+    const { signals } = this.#require(key);
+    const policy = options.doubleTexting ?? "reject";
+    if (policy === "interrupt") await this.cancelTurn(key, CANCEL_MESSAGES.interrupted);
+    if (policy !== "enqueue") {
+      if (signals.waiting > 0) throw leaseError("busy", key.sessionId);
+      return this.#begin(key, userEvent, window, options);
+    }
+    const leave = await signals.inLine(
+      () => this.#busyUntil(key),
+      () => this.#clock.now(),
+    );
+    try {
+      return this.#begin(key, userEvent, window, options);
+    } finally {
+      leave();
+    }
+  }
+
+  #begin(key: SessionKey, userEvent: Event, window: EventWindow | undefined, options: BeginTurnOptions) {
     const stored = this.#require(key);
     const now = this.#clock.now();
     const verdict = judgeLease(stored.lease, undefined, now);
@@ -155,6 +199,8 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     if (!resumed) this.#append(key, stored, userEvent);
     const lease: Lease = { token: this.#ids.uuid(), expiresAt: now + this.#leaseTtlMs };
     stored.lease = lease;
+    const { invocationId } = userEvent;
+    stored.signals.began({ lease: lease.token, invocationId, agent: options.agent });
     return {
       session: this.#view(key.appName, key.userId, stored, window ?? {}),
       lease: lease.token,
@@ -165,6 +211,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 
   async renewLease(key: SessionKey, lease: string): Promise<void> {
     const stored = this.#require(key);
+    if (stored.signals.canceled(lease)) throw canceledTurn(key);
     const now = this.#clock.now();
     const verdict = judgeLease(stored.lease, lease, now);
     if (verdict !== "ok" || !stored.lease) throw leaseError("lost", key.sessionId);
@@ -174,11 +221,61 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {
     const stored = this.#find(key);
     if (stored?.lease?.token === lease) stored.lease = null;
+    const running = stored?.signals.running;
+    if (running?.lease === lease) stored?.feeds.end(running.invocationId);
+    stored?.signals.ended(lease);
     if (stored && trace) {
       // Kept as given: the runner is done with it. Reads hand out copies, so nothing reaches the stored one.
       stored.traces.push(trace);
       stored.traces.splice(0, Math.max(0, stored.traces.length - TRACE_LIMITS.turnsPerSession));
     }
+  }
+
+  /** Stops the running turn, as a session object does (`TurnWrites.cancel`). */
+  async cancelTurn(key: SessionKey, message: string = CANCEL_MESSAGES.canceled): Promise<Event | null> {
+    const stored = this.#require(key);
+    const lease = stored.lease;
+    if (lease === null || judgeLease(lease, undefined, this.#clock.now()) === "ok") return null;
+    const { running } = stored.signals;
+    const invocationId = running?.invocationId ?? stored.events.at(-1)?.invocationId ?? this.#ids.uuid();
+    const spoke = stored.events.findLast((e) => e.invocationId === invocationId && e.author !== "user");
+    const author = spoke?.author ?? running?.agent ?? "user";
+    return this.#stop(key, stored, lease.token, { invocationId, author }, message);
+  }
+
+  /** Stores the `TURN_CANCELED` event, frees the session from `lease` (when given) and tells the turn. */
+  #stop(
+    key: SessionKey,
+    stored: StoredSession,
+    lease: string | undefined,
+    fields: { invocationId: string; author: string },
+    message: string,
+  ): Event {
+    const env = { ids: this.#ids, clock: this.#clock };
+    const marker = this.#append(
+      key,
+      stored,
+      createEvent({ ...fields, errorCode: "TURN_CANCELED", errorMessage: message }, env),
+    );
+    if (lease === undefined) return marker;
+    if (stored.lease?.token === lease) stored.lease = null;
+    stored.feeds.publish(marker);
+    stored.feeds.end(marker.invocationId);
+    stored.signals.cancel(lease, marker);
+    return marker;
+  }
+
+  async watchTurn(key: SessionKey, lease: string): Promise<Event | null> {
+    return this.#find(key)?.signals.watch(lease) ?? null;
+  }
+
+  async followInvocation(key: SessionKey, invocationId: string, after?: string) {
+    const stored = this.#require(key);
+    const live = stored.signals.running?.invocationId === invocationId;
+    const backlog = missedEvents(stored.events, invocationId, after);
+    if (!live && !stored.events.some((e) => e.invocationId === invocationId)) return null;
+    const stream = stored.feeds.follow(invocationId, this.#ids.uuid(), backlog, live);
+    return jsonLines(stream, (value) => EventSchema.parse(value));
   }
 
   async listTraces(key: SessionKey): Promise<TurnTrace[]> {
@@ -208,8 +305,13 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     return this.#tasks.get(key) ?? null;
   }
 
+  /** A cancel of the running turn's task stops that turn at once, as a session object does. */
   async writeTask(key: TaskKey, write: TaskWrite, options: TaskWriteOptions = {}) {
-    return this.#tasks.write(key, write, options);
+    const written = this.#tasks.write(key, write, options);
+    const running = this.#find(key)?.signals.running;
+    if (written.ok && options.cancel && running?.invocationId === written.record.invocationId)
+      await this.cancelTurn(key, CANCELED_TURN_MESSAGE);
+    return written;
   }
 
   async publishTask(key: TaskKey, update: TaskPayload): Promise<void> {
@@ -226,6 +328,18 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 
   async listTasks(query: TaskListQuery) {
     return this.#tasks.list(query);
+  }
+
+  async savePushConfig(key: TaskKey, config: PushConfig): Promise<PushConfigSaved> {
+    return this.#tasks.savePushConfig(key, config);
+  }
+
+  async pushConfigs(key: TaskKey): Promise<PushConfig[] | null> {
+    return this.#tasks.pushConfigs(key);
+  }
+
+  async deletePushConfig(key: TaskKey, configId: string): Promise<boolean> {
+    return this.#tasks.deletePushConfig(key, configId);
   }
 
   /**
@@ -254,6 +368,14 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     this.#users.set(user, { ...this.#users.get(user), ...split.user });
   }
 
+  /** When the live lease lapses, or `null` when the session is free (or missing). */
+  #busyUntil(key: SessionKey): number | null {
+    const lease = this.#find(key)?.lease ?? null;
+    return lease !== null && judgeLease(lease, undefined, this.#clock.now()) === "busy"
+      ? lease.expiresAt
+      : null;
+  }
+
   #find(key: SessionKey): StoredSession | undefined {
     return this.#sessions.get(scopeKey(key.appName, key.userId))?.get(key.sessionId);
   }
@@ -278,3 +400,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     };
   }
 }
+
+/** The refusal of a canceled turn's later writes. */
+const canceledTurn = (key: SessionKey): BatonError =>
+  new BatonError("turn_canceled", `The turn on session ${key.sessionId} was canceled; it stops here`);

@@ -3,6 +3,13 @@ import * as z from "zod";
 import type { StateMap } from "../core/state.js";
 import type { TaskListPage, TaskListQuery } from "../core/task-store.js";
 import {
+  deleteEvalDocument,
+  EVAL_DOCUMENTS_SQL,
+  listEvalDocuments,
+  readEvalDocument,
+  writeEvalDocument,
+} from "./eval-docs-sql.js";
+import {
   ADD_MEMORY,
   anyOf,
   FORGET_ALL_MEMORIES,
@@ -27,6 +34,7 @@ export const APP_SQL_SCHEMA: readonly string[] = [
   // Step 2: who owns each session id, for the dev UI's trace view, which names a session without its user.
   "CREATE TABLE session_owners (session_id TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (session_id, user_id));",
   TASK_INDEX_SQL,
+  EVAL_DOCUMENTS_SQL,
 ];
 export const USER_SQL_SCHEMA: readonly string[] = [
   `${STATE_TABLE_SQL}
@@ -106,6 +114,23 @@ export class AppObject extends ScopeStateObject {
 
   ownersOf(sessionId: string): string[] {
     return SELECT_OWNERS.all(this.ctx.storage.sql, sessionId).map((row) => row.user_id);
+  }
+
+  /** The app's eval sets and results when no R2 bucket keeps them (`src/evals/do-eval-store.ts`). */
+  evalDocument(kind: string, id: string): string | null {
+    return readEvalDocument(this.ctx.storage.sql, kind, id);
+  }
+
+  putEvalDocument(kind: string, id: string, body: string): void {
+    writeEvalDocument(this.ctx.storage.sql, kind, id, body);
+  }
+
+  deleteEvalDocument(kind: string, id: string): boolean {
+    return deleteEvalDocument(this.ctx.storage.sql, kind, id);
+  }
+
+  listEvalDocuments(kind: string): string[] {
+    return listEvalDocuments(this.ctx.storage.sql, kind);
   }
 }
 

@@ -6,6 +6,8 @@ import type { SessionKey } from "../core/session.js";
 import type { EventWindow } from "../core/session-store.js";
 import type { StateMap } from "../core/state.js";
 import type {
+  PushConfig,
+  PushConfigSaved,
   TaskPayload,
   TaskRecord,
   TaskWrite,
@@ -31,6 +33,8 @@ import { SESSION_SQL_SCHEMA } from "./session-sql.js";
 import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
 import { reportTask } from "./task-index-report.js";
+import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
+import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 import { TurnWrites } from "./turn-writes.js";
 
 export { ISOLATE_CACHE_BYTES, OBJECT_CACHE_BYTES } from "./session-log.js";
@@ -47,6 +51,7 @@ export class SessionObject extends DurableObject {
   readonly #log: SessionLog;
   readonly #turns: TurnWrites;
   readonly #tasks: SessionTasks;
+  readonly #push: TaskPushConfigs;
   readonly #reminders: SessionReminders;
   readonly #alarms: AlarmDispatcher;
 
@@ -54,6 +59,7 @@ export class SessionObject extends DurableObject {
     super(ctx, env);
     this.#log = new SessionLog(ctx.storage);
     this.#tasks = new SessionTasks(ctx.storage);
+    this.#push = new TaskPushConfigs(ctx.storage, () => pushQueueOf(env));
     this.#turns = new TurnWrites(ctx.storage, this.#log, this.#tasks);
     this.#reminders = new SessionReminders(ctx.storage);
     const reminders = reminderConcern({
@@ -163,8 +169,21 @@ export class SessionObject extends DurableObject {
    * Appends the user event and takes a fresh lease in one transaction; `session_busy` while one is live.
    * A user event already in the log (a resumed turn) is not appended again: only the lease is taken.
    */
-  beginTurn(input: BeginTurnInput): RpcResult<TurnBegun> {
+  beginTurn(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
     return this.#turns.beginTurn(input);
+  }
+
+  /** `SessionStore.cancelTurn`: stops the running turn, stores its cancel event; `null` when none runs. */
+  cancelTurn(message?: string): RpcResult<Event | null> {
+    return this.#turns.cancel(message);
+  }
+
+  /**
+   * `SessionStore.watchTurn`: resolves with the cancel event once `lease`'s turn is canceled, `null` once it
+   * ends otherwise. The running turn holds this call open; it keeps the object alive while the turn runs.
+   */
+  watchTurn(lease: string): Promise<Event | null> {
+    return this.#turns.signals.watch(lease);
   }
 
   /** Extends `lease` by `leaseTtlMs` if it is the live one; `lease_lost` otherwise. */
@@ -185,6 +204,23 @@ export class SessionObject extends DurableObject {
     return this.#turns.traces();
   }
 
+  /**
+   * `SessionStore.followInvocation`: NDJSON of the invocation's stored events after `after`, then its live
+   * ones until its turn ends; `null` for an invocation unknown here.
+   */
+  followInvocation(
+    invocationId: string,
+    after: string | undefined,
+    followerId: string,
+  ): ReadableStream<Uint8Array> | null {
+    return this.#turns.followInvocation(invocationId, after, followerId);
+  }
+
+  /** Ends the stream `followInvocation` opened for `followerId` from this side. */
+  unfollowInvocation(followerId: string): void {
+    this.#turns.feeds.unfollow(followerId);
+  }
+
   /** `TaskStore.openTask` for this session; the app's task index hears of the task once it is stored. */
   async openTask(taskId: string, invocationId: string, write: TaskWrite): Promise<TaskWriteResult> {
     if (!this.#log.load()) return { ok: false, reason: "missing" };
@@ -195,15 +231,47 @@ export class SessionObject extends DurableObject {
     return this.#tasks.get(taskId) ?? null;
   }
 
+  /** A cancel (`options.cancel`) of the running turn's task stops that turn at once (`cancelTurn`). */
   async writeTask(taskId: string, write: TaskWrite, options: TaskWriteOptions): Promise<TaskWriteResult> {
-    return this.#indexed(this.#tasks.write(taskId, write, options));
+    const written = this.#tasks.write(taskId, write, options);
+    if (written.ok && options.cancel)
+      this.#turns.cancelInvocation(written.record.invocationId, CANCELED_TURN_MESSAGE);
+    return this.#indexed(written);
   }
 
-  /** Tells the app's task index of a stored task, when the session (and so its key) exists. */
+  /**
+   * After a stored task write, when the session (and so its key) exists: the app's task index hears of
+   * it, and each of the task's push configs gets a delivery.
+   */
   async #indexed(result: TaskWriteResult): Promise<TaskWriteResult> {
     const meta = this.#log.load()?.meta;
-    if (result.ok && meta) await reportTask(this.env, meta, result.record);
+    if (!result.ok || !meta) return result;
+    await reportTask(this.env, meta, result.record);
+    await this.#push.notify(meta, result.record);
     return result;
+  }
+
+  /** `TaskStore.savePushConfig` for this session's task. */
+  savePushConfig(taskId: string, config: PushConfig): PushConfigSaved {
+    return this.#tasks.get(taskId) ? this.#push.save(taskId, config) : "missing";
+  }
+
+  /** The task's push configs; `null` when the task does not exist. */
+  pushConfigs(taskId: string): PushConfig[] | null {
+    return this.#tasks.get(taskId) ? this.#push.list(taskId) : null;
+  }
+
+  deletePushConfig(taskId: string, configId: string): boolean {
+    if (!this.#tasks.get(taskId)) return false;
+    this.#push.delete(taskId, configId);
+    return true;
+  }
+
+  /** What a push delivery sends: the task as it stands and the config, or `null` when either is gone. */
+  pushTarget(taskId: string, configId: string): { record: TaskRecord; config: PushConfig } | null {
+    const record = this.#tasks.get(taskId);
+    const config = record && this.#push.list(taskId).find((c) => c.id === configId);
+    return record && config ? { record, config } : null;
   }
 
   publishTask(taskId: string, update: TaskPayload): void {

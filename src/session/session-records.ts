@@ -2,7 +2,7 @@ import * as z from "zod";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Session } from "../core/session.js";
-import type { EventWindow } from "../core/session-store.js";
+import type { BeginTurnOptions, EventWindow } from "../core/session-store.js";
 import type { HeldRows, WindowRows } from "./held-rows.js";
 import { type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionCache, SessionMeta } from "./session-cache.js";
@@ -18,7 +18,7 @@ export interface AppendInput {
   leaseTtlMs: number;
 }
 
-export interface BeginTurnInput {
+export interface BeginTurnInput extends BeginTurnOptions {
   event: Event;
   window: EventWindow;
   leaseTtlMs: number;

@@ -1,7 +1,9 @@
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event } from "../core/event.js";
+import { CANCEL_MESSAGES } from "../core/session-store.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { windowAnswer } from "./held-rows.js";
+import { InvocationFeeds, missedEvents } from "./invocation-feeds.js";
 import { judgeLease, leaseError } from "./lease.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionCache } from "./session-cache.js";
@@ -15,9 +17,24 @@ import {
   type TraceRow,
   type TurnBegun,
 } from "./session-records.js";
-import { HAS_EVENT, INSERT_TRACE, RELEASE_LEASE, SELECT_TRACES, TRIM_TRACES } from "./session-sql.js";
+import {
+  HAS_EVENT,
+  INSERT_TRACE,
+  RELEASE_LEASE,
+  SELECT_INVOCATION,
+  SELECT_TRACES,
+  TRIM_TRACES,
+} from "./session-sql.js";
 import type { SessionTasks } from "./session-tasks.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
+import { TurnSignals } from "./turn-signals.js";
+
+/** How the object's own events (the cancel records) get their ids and times. */
+const objectEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
+
+/** The refusal of a canceled turn's later writes. */
+const canceledTurn = (sessionId: string): RpcResult<never> =>
+  refuse(new BatonError("turn_canceled", `The turn on session ${sessionId} was canceled; it stops here`));
 
 /**
  * The writes of a turn on its session: taking the lease with the user event, appending under it, renewing
@@ -25,6 +42,11 @@ import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
  * task was canceled has its next append replaced by the cancel's record.
  */
 export class TurnWrites {
+  /** The running turn, canceled leases, cancel watchers and the line of waiting turns, in memory. */
+  readonly signals = new TurnSignals();
+  /** Reconnected streams of running invocations. */
+  readonly feeds = new InvocationFeeds();
+
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly log: SessionLog,
@@ -36,19 +58,46 @@ export class TurnWrites {
     return readable(() => {
       const cache = this.log.load();
       if (!cache) return notFound();
+      if (this.signals.canceled(input.lease)) return canceledTurn(cache.meta.sessionId);
       const now = Date.now();
       const verdict = judgeLease(cache.meta.lease, input.lease, now);
       if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
       const { lease } = input;
-      const canceled = this.tasks.canceledBy(input.event.invocationId);
-      if (canceled !== undefined) return this.#recordCancel(cache, input.event, canceled);
+      if (this.tasks.canceledBy(input.event.invocationId) !== undefined)
+        return this.#recordCancel(cache, input);
       const renewed = lease === undefined ? undefined : { token: lease, expiresAt: now + input.leaseTtlMs };
-      return this.log.write(cache, input.event, renewed);
+      const written = this.log.write(cache, input.event, renewed);
+      if (written.ok) this.feeds.publish(input.event);
+      return written;
     });
   }
 
-  /** See `SessionObject.beginTurn`. */
-  beginTurn(input: BeginTurnInput): RpcResult<TurnBegun> {
+  /**
+   * See `SessionObject.beginTurn`. Under `enqueue` it waits in line for the session (the running turn and
+   * those that came before); under `interrupt` it cancels the running turn first; `reject` refuses while a
+   * turn runs or waits.
+   */
+  async beginTurn(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
+    const policy = input.doubleTexting ?? "reject";
+    if (policy === "enqueue") {
+      const leave = await this.signals.inLine(() => this.#busyUntil(), Date.now);
+      try {
+        return this.#begin(input);
+      } finally {
+        leave();
+      }
+    }
+    if (policy === "interrupt") {
+      const stopped = this.cancel(CANCEL_MESSAGES.interrupted);
+      if (!stopped.ok) return stopped;
+    }
+    const cache = this.log.load();
+    if (policy === "reject" && cache && this.signals.waiting > 0)
+      return refuse(leaseError("busy", cache.meta.sessionId));
+    return this.#begin(input);
+  }
+
+  #begin(input: BeginTurnInput): RpcResult<TurnBegun> {
     return readable(() => {
       const cache = this.log.load();
       if (!cache) return notFound();
@@ -56,6 +105,7 @@ export class TurnWrites {
       const verdict = judgeLease(cache.meta.lease, undefined, now);
       if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
       const lease = { token: crypto.randomUUID(), expiresAt: now + input.leaseTtlMs };
+      this.signals.began({ lease: lease.token, invocationId: input.event.invocationId, agent: input.agent });
       const resumed = HAS_EVENT.first(this.log.sql, input.event.id) !== undefined;
       if (resumed) this.log.setLease(cache, lease);
       const written = resumed ? ok(null) : this.log.write(cache, input.event, lease);
@@ -75,6 +125,7 @@ export class TurnWrites {
     return readable(() => {
       const cache = this.log.load();
       if (!cache) return notFound();
+      if (this.signals.canceled(input.lease)) return canceledTurn(cache.meta.sessionId);
       const now = Date.now();
       const verdict = judgeLease(cache.meta.lease, input.lease, now);
       if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
@@ -94,6 +145,52 @@ export class TurnWrites {
       TRIM_TRACES.run(this.log.sql, TRACE_LIMITS.turnsPerSession);
     });
     if (cache?.meta.lease?.token === lease) cache.meta.lease = null;
+    const running = this.signals.running;
+    if (running?.lease === lease) this.feeds.end(running.invocationId);
+    this.signals.ended(lease);
+  }
+
+  /**
+   * An invocation's stream again (`SessionStore.followInvocation`): its stored events after `after`, then,
+   * while its turn runs, each event it stores until it ends. `null` when the invocation is unknown here.
+   */
+  followInvocation(invocationId: string, after: string | undefined, followerId: string) {
+    const live = this.signals.running?.invocationId === invocationId;
+    const stored = SELECT_INVOCATION.all(this.log.sql, invocationId);
+    if (!live && stored.length === 0) return null;
+    return this.feeds.follow(invocationId, followerId, missedEvents(stored, invocationId, after), live);
+  }
+
+  /**
+   * Stops the running turn (`SessionStore.cancelTurn`): stores its `TURN_CANCELED` event and frees the
+   * session in one step, then tells the turn (its `watch`). `ok(null)` when no turn holds the session.
+   */
+  cancel(message: string = CANCEL_MESSAGES.canceled): RpcResult<Event | null> {
+    return readable(() => {
+      const cache = this.log.load();
+      if (!cache) return notFound();
+      const lease = cache.meta.lease;
+      if (lease === null || judgeLease(lease, undefined, Date.now()) === "ok") return ok(null);
+      const running = this.signals.running?.lease === lease.token ? this.signals.running : null;
+      const recent = this.log.rows(cache, { numRecentEvents: 100 }).map((row) => row.event);
+      // An object that restarted mid-turn no longer knows the turn: its newest event names the invocation.
+      const invocationId = running?.invocationId ?? recent.at(-1)?.invocationId ?? crypto.randomUUID();
+      const spoke = recent.findLast((e) => e.invocationId === invocationId && e.author !== "user");
+      const author = spoke?.author ?? running?.agent ?? "user";
+      return this.#stop(cache, lease.token, { invocationId, author }, message);
+    });
+  }
+
+  /** Cancels the running turn if it is `invocationId`'s (an A2A task's cancel); `null` otherwise. */
+  cancelInvocation(invocationId: string, message: string): RpcResult<Event | null> {
+    if (this.signals.running?.invocationId !== invocationId) return ok(null);
+    return this.cancel(message);
+  }
+
+  /** When the live lease lapses, or `null` when the session is free (or missing). */
+  #busyUntil(): number | null {
+    const lease = this.log.load()?.meta.lease ?? null;
+    return lease !== null && judgeLease(lease, undefined, Date.now()) === "busy" ? lease.expiresAt : null;
   }
 
   /** The stored turn traces, oldest first. */
@@ -102,18 +199,35 @@ export class TurnWrites {
   }
 
   /**
-   * A canceled turn's next append: the event is dropped and an error event by the same author records the
-   * cancel in its place (the turn's last stored event), and the append is refused with `turn_canceled`.
+   * A canceled task's turn at its next append (its turn ran where this object could not stop it at once):
+   * the event is dropped and an error event by the same author records the cancel in its place, and the
+   * append is refused with `turn_canceled`.
    */
-  #recordCancel(cache: SessionCache, refused: Event, taskId: string): RpcResult<never> {
-    const env = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
-    const fields = { invocationId: refused.invocationId, author: refused.author };
-    const marker = createEvent(
-      { ...fields, errorCode: "TURN_CANCELED", errorMessage: CANCELED_TURN_MESSAGE },
-      env,
-    );
+  #recordCancel(cache: SessionCache, refused: AppendInput): RpcResult<never> {
+    const { invocationId, author } = refused.event;
+    const stopped = this.#stop(cache, refused.lease, { invocationId, author }, CANCELED_TURN_MESSAGE);
+    return stopped.ok ? canceledTurn(cache.meta.sessionId) : stopped;
+  }
+
+  /**
+   * Stores the `TURN_CANCELED` event, frees the session from `lease` (when it holds it) and tells the turn:
+   * its watchers hear the event, its later writes are refused.
+   */
+  #stop(
+    cache: SessionCache,
+    lease: string | undefined,
+    fields: { invocationId: string; author: string },
+    message: string,
+  ): RpcResult<Event> {
+    const marker = createEvent({ ...fields, errorCode: "TURN_CANCELED", errorMessage: message }, objectEnv);
     const written = this.log.write(cache, marker);
     if (!written.ok) return written;
-    return refuse(new BatonError("turn_canceled", `Task ${taskId} was canceled; its turn stops here`));
+    if (lease === undefined) return ok(marker);
+    RELEASE_LEASE.run(this.log.sql, lease);
+    if (cache.meta.lease?.token === lease) cache.meta.lease = null;
+    this.feeds.publish(marker);
+    this.feeds.end(marker.invocationId);
+    this.signals.cancel(lease, marker);
+    return ok(marker);
   }
 }

@@ -7,7 +7,8 @@ import type { StartedTask } from "./turn-start.js";
 /**
  * Runs a started task's turn to its end, storing each update with the new snapshot in the session's
  * object (partial text is only published). It never throws: a turn that breaks ends the task `failed`, and
- * a canceled turn (the store refuses its next append) ends quietly, the cancel having closed the task.
+ * a canceled turn (its last event the store's `TURN_CANCELED` record, or a refused append) ends quietly, the
+ * cancel having closed the task.
  */
 export async function driveTask(deps: A2aServerDeps, started: StartedTask): Promise<void> {
   const { key, projection, events } = started;
@@ -18,7 +19,10 @@ export async function driveTask(deps: A2aServerDeps, started: StartedTask): Prom
   };
   try {
     if (started.isNew) await apply(projection.started());
-    for await (const event of events) for (const step of projection.event(event)) await apply(step);
+    for await (const event of events) {
+      if (event.errorCode === "TURN_CANCELED") return;
+      for (const step of projection.event(event)) await apply(step);
+    }
     for (const step of projection.finish()) await apply(step);
   } catch (error) {
     if (error instanceof BatonError && error.code === "turn_canceled") return;

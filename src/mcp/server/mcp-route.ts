@@ -14,7 +14,6 @@ import { userText } from "../../core/content.js";
 import type { Event } from "../../core/event.js";
 import { findApp } from "../../handlers/app-lookup.js";
 import { assertMayUseApp, type Caller, callerOf } from "../../handlers/caller.js";
-import { detachTurn } from "../../handlers/detached-turn.js";
 import { startTurn } from "../../handlers/run.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
@@ -68,7 +67,7 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
         streaming: false,
       });
       const events: Event[] = [];
-      for await (const event of detachTurn(c, turn)) {
+      for await (const event of turn) {
         events.push(event);
         const line = progressToken === undefined ? undefined : progressLine(event);
         if (progressToken !== undefined && line !== undefined)

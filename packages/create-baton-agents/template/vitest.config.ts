@@ -1,0 +1,15 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// The tests run inside workerd with wrangler.toml's bindings, simulated locally (Durable Objects, queues, KV).
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      // As `npm run dev`: no bearer tokens. A deployed Worker sets API_TOKENS instead.
+      miniflare: { bindings: { ALLOW_UNAUTHENTICATED: "true" } },
+    }),
+  ],
+  // The first request imports the whole Worker inside workerd, which takes seconds on a cold start.
+  test: { include: ["test/**/*.test.ts"], testTimeout: 60_000 },
+});

@@ -1,0 +1,57 @@
+import { BatonError } from "../core/errors.js";
+import type { Event } from "../core/event.js";
+import type { SessionKey } from "../core/session.js";
+import type { SessionStore } from "../core/session-store.js";
+
+/** How a running turn hears that it was stopped (`SessionStore.cancelTurn`, an `interrupt`, A2A cancel). */
+export interface TurnCancel {
+  /** Aborted on a cancel (or when the caller's own signal aborts): model calls, tools, remote agents see it. */
+  readonly signal: AbortSignal;
+  /** The stored cancel event, once the cancel is known here. */
+  readonly event: Event | undefined;
+  /** The store's answer: the cancel event, or `null` once the turn ended otherwise (or the watch broke). */
+  readonly settled: Promise<Event | null>;
+}
+
+/**
+ * Holds the store's `watchTurn` open while the turn runs and aborts the turn's signal when it answers with
+ * a cancel. The store has already recorded the cancel and freed the session by then: the abort only stops
+ * the work still going on. A store without `watchTurn` gives a signal that only `outer` aborts.
+ */
+export function watchCancel(
+  store: SessionStore,
+  turn: { key: SessionKey; lease: string },
+  outer: AbortSignal | undefined,
+  log: (message: string) => void,
+): TurnCancel {
+  const controller = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
+  let event: Event | undefined;
+  const settled: Promise<Event | null> = store.watchTurn
+    ? store.watchTurn(turn.key, turn.lease).then(
+        (canceled) => {
+          if (canceled) {
+            event = canceled;
+            const reason = new BatonError("turn_canceled", canceled.errorMessage ?? "The turn was canceled");
+            controller.abort(reason);
+          }
+          return canceled;
+        },
+        (error: unknown) => {
+          log(`Cancel watch on ${turn.key.sessionId} stopped: ${String(error)}`);
+          return null;
+        },
+      )
+    : Promise.resolve(null);
+  return {
+    signal,
+    get event() {
+      return event;
+    },
+    settled,
+  };
+}
+
+/** Whether `error` is the store's refusal of a canceled turn's write. */
+export const isCanceledTurn = (error: unknown): error is BatonError =>
+  error instanceof BatonError && error.code === "turn_canceled";
