@@ -14,6 +14,7 @@ import type { ModelProvider } from "../models/model-provider.js";
 import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
 import { fireSchedules } from "../schedules/fire-schedules.js";
+import { DurableObjectMemoryService } from "../session/do-memory.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
@@ -96,6 +97,14 @@ const withReplay = (apps: ReadonlyMap<string, App>): ReadonlyMap<string, App> =>
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
 
+/** The memory service in the users' objects (`USERS`, which the session store has too), one per env. */
+const memoryServices = new WeakMap<BatonWorkerEnv, DurableObjectMemoryService>();
+function memoryOf(env: BatonWorkerEnv): DurableObjectMemoryService {
+  const made = memoryServices.get(env) ?? new DurableObjectMemoryService(env);
+  memoryServices.set(env, made);
+  return made;
+}
+
 /** The artifact service over the env's `ARTIFACTS` bucket, one per bucket binding (the env lives as long as the isolate). */
 const artifactServices = new WeakMap<ArtifactBucket, BlobArtifactService>();
 function artifactsOf(env: BatonWorkerEnv): Pick<RunServices, "artifacts"> {
@@ -135,7 +144,7 @@ export function createWorker(options: WorkerOptions) {
   const replayApps = withReplay(apps);
   const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
   const services = (env: BatonWorkerEnv): RunServices =>
-    defaultServices({ models, ...artifactsOf(env), ...options.services, env });
+    defaultServices({ models, ...artifactsOf(env), memory: memoryOf(env), ...options.services, env });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;
