@@ -14,6 +14,7 @@ import { aiSdkModelPort } from "../models/ai-sdk-model-port.js";
 import type { ModelProvider } from "../models/model-provider.js";
 import type { App } from "../runner/app.js";
 import { fireSchedules } from "../schedules/fire-schedules.js";
+import { DurableObjectMemoryService } from "../session/do-memory.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
@@ -114,6 +115,14 @@ function replayAware(apps: ReadonlyMap<string, App>, plugin: RunPlugin | undefin
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
 
+/** The memory service in the users' objects (`USERS`, which the session store has too), one per env. */
+const memoryServices = new WeakMap<BatonWorkerEnv, DurableObjectMemoryService>();
+function memoryOf(env: BatonWorkerEnv): DurableObjectMemoryService {
+  const made = memoryServices.get(env) ?? new DurableObjectMemoryService(env);
+  memoryServices.set(env, made);
+  return made;
+}
+
 /** The artifact service over the env's `ARTIFACTS` bucket, one per bucket binding (the env lives as long as the isolate). */
 const artifactServices = new WeakMap<ArtifactBucket, BlobArtifactService>();
 function artifactsOf(env: BatonWorkerEnv): Pick<RunServices, "artifacts"> {
@@ -152,7 +161,7 @@ export function createWorker(options: WorkerOptions) {
   const models = aiSdkModelPort(options.models);
   const appsFor = replayAware(apps, options.replay);
   const services = (env: BatonWorkerEnv): RunServices =>
-    defaultServices({ models, ...artifactsOf(env), ...options.services, env });
+    defaultServices({ models, ...artifactsOf(env), memory: memoryOf(env), ...options.services, env });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;
