@@ -13,6 +13,9 @@ export type {
   ResponseItem,
 } from "./a2a/client/response-item.js";
 export type { A2aMessage, A2aTask } from "./a2a/protocol/a2a-objects.js";
+// A2A push notifications where there is no queue (Node): `InMemorySessionStore`'s `onPush` (decision 039).
+export { type DirectPushOptions, directPush } from "./a2a/server/push-consumer.js";
+export { type PushPolicy, pushPolicyFromList } from "./a2a/server/push-policy.js";
 export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";
 export {
@@ -53,6 +56,7 @@ export type { InvocationContext, RunConfig } from "./agents/invocation-context.j
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";
 export { loadArtifactsTool, loadArtifactsTool as LOAD_ARTIFACTS } from "./agents/load-artifacts-tool.js";
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
+export { loadMemoryTool, pastConversations, preloadMemoryTool } from "./agents/memory-tools.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
 export type { RunPlugin } from "./agents/plugins.js";
 export { manageRemindersTool, scheduleReminderTool } from "./agents/reminder-tools.js";
@@ -138,6 +142,15 @@ export {
 } from "./core/event.js";
 export { newFunctionCallId } from "./core/ids.js";
 export { DEFAULT_RETRY } from "./core/llm.js";
+export {
+  MEMORY_SEARCH_LIMIT,
+  type MemoryEntry,
+  MemoryEntrySchema,
+  type MemoryScope,
+  type MemoryService,
+  memoryTerms,
+  type SearchMemoryResponse,
+} from "./core/memory.js";
 export type {
   Clock,
   CreateSessionRequest,
@@ -176,6 +189,7 @@ export type {
   WebhookDefinition,
 } from "./core/webhook.js";
 export { type BatonRunnerOptions, defaultServices, Runner } from "./defaults.js";
+export { InMemoryMemoryService } from "./memory/in-memory-memory.js";
 export { aiSdkModelPort } from "./models/ai-sdk-model-port.js";
 export type { ModelProvider } from "./models/model-provider.js";
 export { ModelRegistry } from "./models/model-registry.js";

@@ -7,6 +7,7 @@ import { requireToken } from "./auth.js";
 import { cappedBody } from "./capped-body.js";
 import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
+import { memory } from "./memory.js";
 import { meta } from "./meta.js";
 import { checkPathIds, ID_PATHS } from "./path-limits.js";
 import { run } from "./run.js";
@@ -77,6 +78,7 @@ export function createAdkApi<B extends BatonBindings>(
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", artifacts);
+  api.route("/", memory);
   api.route("/", run);
   // ADK's eval routes (`@baton-agents/core/cloudflare/evals`), when the Worker serves them; else `dev`'s 501.
   if (extra.evals) api.route("/", extra.evals);

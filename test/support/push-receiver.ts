@@ -27,7 +27,8 @@ export interface PushReceiver {
 /**
  * An HTTP receiver of A2A push notifications on 127.0.0.1 (an ephemeral port), as a client's webhook
  * would be. A POST to a path ending `/fail-N` is answered 503 the first N times (a receiver that is down
- * for a while); every other POST 200.
+ * for a while); every other POST 200. A GET of a path answers the pushes POSTed to it, as JSON (how
+ * workerd tests, which cannot call `waitFor`, read them).
  */
 export async function startPushReceiver(): Promise<PushReceiver> {
   const received: ReceivedPush[] = [];
@@ -35,6 +36,10 @@ export async function startPushReceiver(): Promise<PushReceiver> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(Buffer.from(chunk));
     const path = new URL(req.url ?? "/", "http://receiver").pathname;
+    if (req.method === "GET") {
+      const pushes = received.filter((r) => r.path === path);
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(pushes));
+    }
     const failures = Number(/\/fail-(\d+)$/.exec(path)?.[1] ?? 0);
     const earlier = received.filter((r) => r.path === path).length;
     const status = req.method !== "POST" ? 405 : earlier < failures ? 503 : 200;
