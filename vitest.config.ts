@@ -108,9 +108,13 @@ export default defineConfig({
                 API_TOKENS: WORKERS_API_TOKEN,
                 GITHUB_WEBHOOK_SECRET,
                 REMINDER_QUEUE: "TEST_TURNS",
+                // A2A push notifications may go to the tests' receiver on loopback (decision 039).
+                A2A_PUSH_HOSTS: "*,127.0.0.1",
               },
               // Test-built Workers enqueue here (no consumer); the demo entry keeps the real TURNS consumer.
               queueProducers: { TEST_TURNS: { queueName: "baton-turns-test" } },
+              // The R2 eval store's contract tests run on a simulated bucket of their own.
+              r2Buckets: ["EVALS_TEST"],
             },
           }),
         ],

@@ -3,13 +3,15 @@ import { bundleBench } from "./bundle/bundle-bench.js";
 import { httpBench } from "./http/http-bench.js";
 import { inProcessBench } from "./inprocess/inprocess-bench.js";
 import { routingBench } from "./routing.js";
+import { twinBench } from "./twin/twin-bench.js";
 import { webhookBench } from "./webhooks/webhook-bench.js";
 
-// `npm run bench -- routing`, `-- inprocess`, `-- http`, `-- webhooks` or `-- bundle` runs one of them;
+// `npm run bench -- routing`, `-- inprocess`, `-- twin`, `-- http`, `-- webhooks` or `-- bundle` runs one of them;
 // `-- http a [runs]` only the HTTP figure (a), `runs` times back to back.
 const only = process.argv[2];
 if (!only || only === "routing") routingBench();
 if (!only || only === "inprocess") await inProcessBench();
+if (!only || only === "twin") await twinBench();
 if (!only || only === "http")
   await httpBench(process.argv[3] === "a" ? { only: "a", runs: Number(process.argv[4] ?? 1) } : {});
 if (!only || only === "webhooks") await webhookBench();

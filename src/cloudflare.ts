@@ -10,6 +10,7 @@ export {
   createWorker,
   type WorkerOptions,
 } from "./handlers/create-worker.js";
+export { DurableObjectMemoryService, type MemoryEnv } from "./session/do-memory.js";
 export {
   DurableObjectSessionStore,
   type DurableObjectSessionStoreOptions,

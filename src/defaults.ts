@@ -4,6 +4,7 @@
  */
 import { InMemoryArtifactService } from "./artifacts/blob-artifact-service.js";
 import type { RunServices } from "./core/ports.js";
+import { InMemoryMemoryService } from "./memory/in-memory-memory.js";
 import { aiSdkModelPort } from "./models/ai-sdk-model-port.js";
 import type { ModelProvider } from "./models/model-provider.js";
 import { Runner as PortRunner, type RunnerOptions } from "./runner/runner.js";
@@ -31,8 +32,9 @@ export interface BatonRunnerOptions extends RunnerOptions {
 
 /**
  * The `Runner` of the `baton` entry: services you leave out are `defaultServices()`'s, so model strings
- * of the providers you register and AI SDK model objects work with no other wiring. Artifacts are kept in
- * memory unless `services.artifacts` names a store (ADK's `InMemoryRunner` does the same).
+ * of the providers you register and AI SDK model objects work with no other wiring. Artifacts and memory
+ * are kept in memory unless `services.artifacts`/`services.memory` name stores (ADK's `InMemoryRunner` does
+ * the same).
  * @example
  * const runner = new Runner({ app, sessionStore: new InMemorySessionStore(), models: [openai()] });
  */
@@ -40,6 +42,7 @@ export class Runner extends PortRunner {
   constructor(options: BatonRunnerOptions) {
     const { models, ...rest } = options;
     const artifacts = options.services?.artifacts ?? new InMemoryArtifactService();
-    super({ ...rest, services: defaultServices({ ...options.services, artifacts }, models) });
+    const memory = options.services?.memory ?? new InMemoryMemoryService();
+    super({ ...rest, services: defaultServices({ ...options.services, artifacts, memory }, models) });
   }
 }

@@ -53,6 +53,7 @@ export type { InvocationContext, RunConfig } from "./agents/invocation-context.j
 export { type InstructionProvider, LlmAgent, type LlmAgentConfig } from "./agents/llm-agent.js";
 export { loadArtifactsTool, loadArtifactsTool as LOAD_ARTIFACTS } from "./agents/load-artifacts-tool.js";
 export { LoopAgent, type LoopAgentConfig } from "./agents/loop-agent.js";
+export { loadMemoryTool, pastConversations, preloadMemoryTool } from "./agents/memory-tools.js";
 export { ParallelAgent, type ParallelAgentConfig } from "./agents/parallel-agent.js";
 export type { RunPlugin } from "./agents/plugins.js";
 export { manageRemindersTool, scheduleReminderTool } from "./agents/reminder-tools.js";
@@ -138,6 +139,15 @@ export {
 } from "./core/event.js";
 export { newFunctionCallId } from "./core/ids.js";
 export { DEFAULT_RETRY } from "./core/llm.js";
+export {
+  MEMORY_SEARCH_LIMIT,
+  type MemoryEntry,
+  MemoryEntrySchema,
+  type MemoryScope,
+  type MemoryService,
+  memoryTerms,
+  type SearchMemoryResponse,
+} from "./core/memory.js";
 export type {
   Clock,
   CreateSessionRequest,
@@ -176,6 +186,7 @@ export type {
   WebhookDefinition,
 } from "./core/webhook.js";
 export { type BatonRunnerOptions, defaultServices, Runner } from "./defaults.js";
+export { InMemoryMemoryService } from "./memory/in-memory-memory.js";
 export { aiSdkModelPort } from "./models/ai-sdk-model-port.js";
 export type { ModelProvider } from "./models/model-provider.js";
 export { ModelRegistry } from "./models/model-registry.js";

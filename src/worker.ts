@@ -1,10 +1,12 @@
 // The demo app's Worker entry (wrangler `main`): `npm run dev` serves it on 127.0.0.1:8787.
 import { createWorker } from "@baton-agents/core/cloudflare";
 import { inboundEmail } from "@baton-agents/core/cloudflare/email";
+import { evalRoutes } from "@baton-agents/core/cloudflare/evals";
 import { mcpServer } from "@baton-agents/core/mcp";
 import { demoApp } from "./demo/app.js";
 
 export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
 
-// Every app is also an MCP server at /mcp/<app> (README "Every app is an MCP server").
-export default createWorker({ apps: [demoApp], email: inboundEmail, mcp: mcpServer() });
+// Every app is also an MCP server at /mcp/<app> (README "Every app is an MCP server"); the dev UI's Evals
+// tab works (README "Evaluations").
+export default createWorker({ apps: [demoApp], email: inboundEmail, mcp: mcpServer(), evals: evalRoutes() });

@@ -2,6 +2,7 @@ import type { ArtifactService } from "../core/artifacts.js";
 import type { Part } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import type { EventActions } from "../core/event.js";
+import type { SearchMemoryResponse } from "../core/memory.js";
 import type { OpenSpan } from "../core/trace.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { State } from "./state.js";
@@ -69,6 +70,15 @@ export class CallbackContext {
   /** The names of this session's artifacts and the user's `user:` ones, sorted (ADK `list_artifacts`). */
   listArtifacts(): Promise<string[]> {
     return this.#artifacts().listArtifactKeys(this.#scope());
+  }
+
+  /** The user's memories matching `query`, best first (ADK `search_memory`). */
+  searchMemory(query: string): Promise<SearchMemoryResponse> {
+    const memory = this.invocation.services.memory;
+    // ADK raises the same when the runner has no memory service.
+    if (!memory) throw new BatonError("invalid_config", "Memory service is not available (services.memory).");
+    const { appName, userId } = this.invocation.session;
+    return memory.searchMemory({ appName, userId, query });
   }
 
   #scope() {

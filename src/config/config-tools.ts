@@ -8,6 +8,8 @@ import { exitLoop } from "../agents/exit-loop-tool.js";
 import type { FunctionTool } from "../agents/function-tool.js";
 import { BuiltInCodeExecutor, GEMINI_TOOLS_BY_YAML_NAME } from "../agents/gemini-tools.js";
 import { getUserChoice } from "../agents/get-user-choice-tool.js";
+import { loadArtifactsTool } from "../agents/load-artifacts-tool.js";
+import { loadMemoryTool, preloadMemoryTool } from "../agents/memory-tools.js";
 import type { ToolUnion } from "../agents/request-tool.js";
 import type { AgentConfigRegistry } from "./agent-config-registry.js";
 import {
@@ -30,6 +32,9 @@ export const BUILT_IN_TOOLS = [
   "McpToolset",
   "exit_loop",
   "get_user_choice",
+  "load_artifacts",
+  "load_memory",
+  "preload_memory",
   ...Object.keys(GEMINI_TOOLS_BY_YAML_NAME),
 ] as const;
 
@@ -146,6 +151,9 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
       }
       if (tool.name === "exit_loop") return exitLoop;
       if (tool.name === "get_user_choice") return getUserChoice;
+      if (tool.name === "load_artifacts") return loadArtifactsTool;
+      if (tool.name === "load_memory") return loadMemoryTool;
+      if (tool.name === "preload_memory") return preloadMemoryTool;
       const gemini = Object.hasOwn(GEMINI_TOOLS_BY_YAML_NAME, tool.name)
         ? GEMINI_TOOLS_BY_YAML_NAME[tool.name]
         : undefined;

@@ -52,6 +52,8 @@ export const ID_LIMITS = {
   messageId: limit("message id", 128, ID),
   artifactName: limit("artifact name", 256, ID),
   deliveryId: limit("delivery id", 256, ID),
+  /** An A2A push notification config's id (client-chosen, or a UUID). */
+  pushConfigId: limit("push config id", 128, ID),
 } as const satisfies Record<string, IdLimit>;
 
 /** Why `value` breaks `limit`, naming the limit; `null` when it keeps it. */

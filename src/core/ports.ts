@@ -9,12 +9,14 @@
 import type { ArtifactService } from "./artifacts.js";
 import type { Clock, IdSource } from "./ids.js";
 import type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy } from "./llm.js";
+import type { MemoryService } from "./memory.js";
 
 import type { ReminderStore } from "./reminder.js";
 
 export type { ArtifactService } from "./artifacts.js";
 export type { Clock, IdSource } from "./ids.js";
 export type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy, ToolDeclaration } from "./llm.js";
+export type { MemoryService } from "./memory.js";
 export type { CreateSessionRequest, EventWindow, SessionStore, TurnStart } from "./session-store.js";
 
 /**
@@ -73,4 +75,10 @@ export interface RunServices {
    * `Runner`; left out, those calls say that no artifact service is configured.
    */
   artifacts?: ArtifactService;
+  /**
+   * ADK's memory service: what `load_memory`, `preload_memory` and `searchMemory` on contexts search, and
+   * what `PATCH /apps/:app/users/:user/memory` adds to. The user's Durable Object on Workers, in memory
+   * for the `baton` entry's `Runner`.
+   */
+  memory?: MemoryService;
 }

@@ -132,4 +132,15 @@ export interface SessionStore {
    * The runner aborts the turn's `AbortSignal` on a cancel. Given with `cancelTurn`.
    */
   watchTurn?(key: SessionKey, lease: string): Promise<Event | null>;
+  /**
+   * An invocation's events again, for a client whose stream dropped: the stored events its stream showed
+   * (not the user's) after the one with id `after` (all when `after` is not among them), then, while its
+   * turn runs, each event the turn stores until it ends. `null` for an invocation with no stored event
+   * that is not running. Optional.
+   */
+  followInvocation?(
+    key: SessionKey,
+    invocationId: string,
+    after?: string,
+  ): Promise<AsyncGenerator<Event> | null>;
 }

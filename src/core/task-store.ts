@@ -108,6 +108,48 @@ export interface TaskListPage {
 }
 
 /**
+ * Where a task's changes are POSTed (an A2A push notification config), kept with the task. `version` is the
+ * A2A version it was set over: each delivery takes that version's shape.
+ */
+export const PushConfigSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  /** Sent as `X-A2A-Notification-Token` ("" for none). */
+  token: z.string(),
+  /** Sent as `Authorization: <scheme> <credentials>`. */
+  authentication: z.object({ scheme: z.string(), credentials: z.string() }).nullable(),
+  version: z.string(),
+});
+export type PushConfig = z.infer<typeof PushConfigSchema>;
+
+/** At most this many push configs per task: each stored write of the task is one delivery per config. */
+export const MAX_PUSH_CONFIGS_PER_TASK = 10;
+
+/**
+ * One task write to deliver to one config (a queue message: ids only, since a snapshot can outgrow a
+ * message, and the config's secrets stay in the session's storage). `seq` is the write's.
+ */
+export const PushDeliverySchema = z.object({
+  appName: z.string(),
+  userId: z.string(),
+  sessionId: z.string(),
+  taskId: z.string(),
+  configId: z.string(),
+  seq: z.number().int(),
+});
+export type PushDelivery = z.infer<typeof PushDeliverySchema>;
+
+/** A stored task write for one of its configs, as a store without a queue hands it to its push delivery. */
+export interface PushNotice {
+  key: TaskKey;
+  config: PushConfig;
+  record: TaskRecord;
+}
+
+/** `saved`; `missing`: no such task; `full`: the task has `MAX_PUSH_CONFIGS_PER_TASK` configs already. */
+export type PushConfigSaved = "saved" | "missing" | "full";
+
+/**
  * A2A tasks kept beside a session's events (in the session's Durable Object on Workers), so any isolate can
  * read, cancel and follow them. Payloads are opaque JSON here; the A2A layer owns their shape.
  */
@@ -130,4 +172,13 @@ export interface TaskStore {
   activeTask(key: SessionKey): Promise<string | null>;
   /** A page of the app's tasks from its index (kept as tasks are written), never by reading sessions. */
   listTasks(query: TaskListQuery): Promise<TaskListPage>;
+  /**
+   * Stores a push config with the task (replacing the task's config of the same id). From then on each
+   * stored write of the task is handed to the store's push delivery (a queue on Workers).
+   */
+  savePushConfig(key: TaskKey, config: PushConfig): Promise<PushConfigSaved>;
+  /** The task's push configs in the order they were first saved; `null` when the task does not exist. */
+  pushConfigs(key: TaskKey): Promise<PushConfig[] | null>;
+  /** Deletes one of the task's configs (one that is not there is no error); `false`: no such task. */
+  deletePushConfig(key: TaskKey, configId: string): Promise<boolean>;
 }

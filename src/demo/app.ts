@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { functionTool } from "../agents/function-tool.js";
 import { LlmAgent } from "../agents/llm-agent.js";
+import { loadMemoryTool } from "../agents/memory-tools.js";
 import { userText } from "../core/content.js";
 import type { EmailResult, InboundEmail } from "../core/email.js";
 import { defineApp } from "../runner/app.js";
@@ -76,6 +77,8 @@ const concierge = new LlmAgent({
   instruction:
     "You are the concierge of Baton's demo. Route weather and billing questions to the specialists.",
   model: "demo:concierge",
+  // ADK's load_memory: what the user said in sessions added to their memory (README "Memory").
+  tools: [loadMemoryTool],
   subAgents: [weather, billing],
 });
 

@@ -57,14 +57,15 @@ export const SessionInputSchema = wireObject({
 });
 export type SessionInput = z.infer<typeof SessionInputSchema>;
 
-const IdSchema = z
+/** An eval set or case id: one URL path segment (ADK's server puts them in paths and file names). */
+export const EvalIdSchema = z
   .string()
   .min(1)
   .max(256)
   .regex(/^[^\s/\\]+$/, 'an id has no whitespace, "/" or "\\"');
 
 export const EvalCaseSchema = wireObject({
-  evalId: IdSchema,
+  evalId: EvalIdSchema,
   conversation: z.array(InvocationSchema),
   sessionInput: SessionInputSchema.optional(),
   creationTimestamp: z.number().default(0),
@@ -72,7 +73,7 @@ export const EvalCaseSchema = wireObject({
 export type EvalCase = z.infer<typeof EvalCaseSchema>;
 
 export const EvalSetSchema = wireObject({
-  evalSetId: IdSchema,
+  evalSetId: EvalIdSchema,
   name: z.string().optional(),
   description: z.string().optional(),
   evalCases: z.array(EvalCaseSchema).default([]),

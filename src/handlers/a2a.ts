@@ -56,6 +56,8 @@ function rpc(c: Context<HonoEnv>, app: App) {
   return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c, app)));
 }
 
+const PUSH_CONFIGS = "pushNotificationConfigs";
+
 /**
  * A2A 1.0's HTTP+JSON binding (§11) under `/a2a/:app`, behind the same request handler as JSON-RPC. Task
  * ids hold a `:`, so `…/tasks/{id}:cancel` and `…:subscribe` are told apart by their ending.
@@ -65,6 +67,19 @@ export const a2aRest = new Hono<HonoEnv>()
   .post("/a2a/:app/:op{message:stream}", (c) => rest(c, { op: "stream" }))
   .get("/a2a/:app/tasks", (c) => rest(c, { op: "list" }))
   .get("/a2a/:app/extendedAgentCard", (c) => rest(c, { op: "extendedCard" }))
+  .post(`/a2a/:app/tasks/:ref{[^/]+}/${PUSH_CONFIGS}`, (c) =>
+    rest(c, { op: "pushCreate", id: c.req.param("ref") }),
+  )
+  .get(`/a2a/:app/tasks/:ref{[^/]+}/${PUSH_CONFIGS}`, (c) =>
+    rest(c, { op: "pushList", id: c.req.param("ref") }),
+  )
+  .on(["GET", "DELETE"], `/a2a/:app/tasks/:ref{[^/]+}/${PUSH_CONFIGS}/:config{[^/]+}`, (c) =>
+    rest(c, {
+      op: c.req.method === "GET" ? "pushGet" : "pushDelete",
+      id: c.req.param("ref"),
+      configId: c.req.param("config"),
+    }),
+  )
   .on(["GET", "POST"], "/a2a/:app/tasks/:ref{[^/]+}", (c) =>
     rest(c, taskCall(c.req.method, c.req.param("ref"))),
   );
@@ -88,7 +103,12 @@ function rest(c: Context<HonoEnv>, call: RestCall) {
 
 function cardOf(c: Context<HonoEnv>, app: App) {
   const url = `${new URL(c.req.url).origin}/a2a/${app.name}`;
-  return buildAgentCard(app, { url, bearer: tokensOf(c.env.API_TOKENS).length > 0, version: BATON_VERSION });
+  return buildAgentCard(app, {
+    url,
+    bearer: tokensOf(c.env.API_TOKENS).length > 0,
+    pushNotifications: c.var.deps.a2aPush !== undefined,
+    version: BATON_VERSION,
+  });
 }
 
 function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
@@ -109,6 +129,7 @@ function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
     userIdFor: (contextId) =>
       deps.a2aUserId === undefined ? a2aContextUserId(contextId) : reservedUserId("a2a", deps.a2aUserId),
     waitUntil,
+    ...(deps.a2aPush ? { push: deps.a2aPush } : {}),
     ...(onTrace ? { onTrace } : {}),
   };
 }

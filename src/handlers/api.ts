@@ -7,6 +7,7 @@ import { requireToken } from "./auth.js";
 import { cappedBody } from "./capped-body.js";
 import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
+import { memory } from "./memory.js";
 import { meta } from "./meta.js";
 import { checkPathIds, ID_PATHS } from "./path-limits.js";
 import { run } from "./run.js";
@@ -27,7 +28,7 @@ const TOO_LARGE = `The body is larger than ${MAX_BODY_BYTES} bytes.`;
  */
 export function createAdkApi<B extends BatonBindings>(
   deps: (env: B) => ApiDeps,
-  extra: { mcp?: Hono<HonoEnv> | undefined } = {},
+  extra: { mcp?: Hono<HonoEnv> | undefined; evals?: Hono<HonoEnv> | undefined } = {},
 ): Hono<HonoEnv<B>> {
   const api = new Hono<HonoEnv<B>>();
   api.onError(onError);
@@ -77,7 +78,10 @@ export function createAdkApi<B extends BatonBindings>(
   api.route("/", meta);
   api.route("/", sessions);
   api.route("/", artifacts);
+  api.route("/", memory);
   api.route("/", run);
+  // ADK's eval routes (`@baton-agents/core/cloudflare/evals`), when the Worker serves them; else `dev`'s 501.
+  if (extra.evals) api.route("/", extra.evals);
   api.route("/", dev);
   return api;
 }

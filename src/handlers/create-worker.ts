@@ -1,8 +1,11 @@
 import type { Hono } from "hono";
+import { consumePushDeliveries } from "../a2a/server/push-consumer.js";
+import { pushPolicyFromList } from "../a2a/server/push-policy.js";
 import { BlobArtifactService } from "../artifacts/blob-artifact-service.js";
 import { type ArtifactBucket, r2Blobs } from "../artifacts/r2-blobs.js";
 import { BatonError } from "../core/errors.js";
 import type { RunServices } from "../core/ports.js";
+import type { PushDelivery } from "../core/task-store.js";
 import { defaultServices } from "../defaults.js";
 import type { EmailSupport } from "../email/email-support.js";
 import type { IncomingEmail } from "../email/receive-email.js";
@@ -11,6 +14,7 @@ import type { ModelProvider } from "../models/model-provider.js";
 import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
 import { fireSchedules } from "../schedules/fire-schedules.js";
+import { DurableObjectMemoryService } from "../session/do-memory.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
@@ -30,13 +34,20 @@ export interface WebhookEnv {
   WEBHOOK_TURNS?: TurnNamespace;
 }
 
+/** A2A push notifications (decision 039): the queue of deliveries and the hosts they may go to. */
+export interface A2aPushEnv {
+  A2A_PUSH?: Pick<Queue<PushDelivery>, "send" | "sendBatch">;
+  /** Comma-separated: `*` (any public host, the default), `*.example.com`, or a host by name. */
+  A2A_PUSH_HOSTS?: string;
+}
+
 /** ADK's artifacts: an R2 bucket (wrangler `[[r2_buckets]]`); without it the artifact routes answer 501. */
 export interface ArtifactsEnv {
   ARTIFACTS?: ArtifactBucket;
 }
 
 /** What a Baton Worker's env holds: the session bindings, the auth settings, model keys and bindings. */
-export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & ArtifactsEnv & BatonBindings;
+export type BatonWorkerEnv = SessionStoreEnv & WebhookEnv & A2aPushEnv & ArtifactsEnv & BatonBindings;
 
 export interface WorkerOptions {
   apps: readonly App[];
@@ -50,14 +61,21 @@ export interface WorkerOptions {
   /**
    * A2A serving (`/a2a/:app`): the user every context's session belongs to (default `A2A_USER_<contextId>`;
    * a name outside Baton's reserved namespace is stored as `baton:a2a:<name>`, decision 029), and the app
-   * whose card is at the root `/.well-known/agent-card.json` (default: the only app).
+   * whose card is at the root `/.well-known/agent-card.json` (default: the only app). Push notifications
+   * are on when the Worker has the `A2A_PUSH` queue, unless `pushNotifications` is `false`; `pushQueue` is
+   * that queue's name (default `baton-a2a-push`), which the `queue` handler tells its batches by.
    */
-  a2a?: { userId?: string; defaultApp?: string };
+  a2a?: { userId?: string; defaultApp?: string; pushNotifications?: boolean; pushQueue?: string };
   /**
    * Serves every app as an MCP server at `/mcp/<app>`: `mcpServer()` from `@baton-agents/core/mcp` (its own
    * entry, so a Worker without it bundles no MCP SDK).
    */
   mcp?: Hono<HonoEnv>;
+  /**
+   * ADK's eval routes (the dev UI's Evals tab): `evalRoutes()` from `@baton-agents/core/cloudflare/evals` (its
+   * own entry, so a Worker without evaluations bundles none of them). Without it they answer 501.
+   */
+  evals?: Hono<HonoEnv>;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
   /** Inbound email (`inboundEmail` from `@baton-agents/core/cloudflare/email`), needed by apps with an `email` route. */
@@ -77,6 +95,15 @@ const withReplay = (apps: ReadonlyMap<string, App>): ReadonlyMap<string, App> =>
   );
 
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
+export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
+
+/** The memory service in the users' objects (`USERS`, which the session store has too), one per env. */
+const memoryServices = new WeakMap<BatonWorkerEnv, DurableObjectMemoryService>();
+function memoryOf(env: BatonWorkerEnv): DurableObjectMemoryService {
+  const made = memoryServices.get(env) ?? new DurableObjectMemoryService(env);
+  memoryServices.set(env, made);
+  return made;
+}
 
 /** The artifact service over the env's `ARTIFACTS` bucket, one per bucket binding (the env lives as long as the isolate). */
 const artifactServices = new WeakMap<ArtifactBucket, BlobArtifactService>();
@@ -117,13 +144,15 @@ export function createWorker(options: WorkerOptions) {
   const replayApps = withReplay(apps);
   const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
   const services = (env: BatonWorkerEnv): RunServices =>
-    defaultServices({ models, ...artifactsOf(env), ...options.services, env });
+    defaultServices({ models, ...artifactsOf(env), memory: memoryOf(env), ...options.services, env });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;
     const { clock, ids } = services(env);
     return { ledger: turnLedger(WEBHOOK_TURNS), queue: TURNS, secret: secretOf(env), clock, ids };
   };
+  const pushOn = (env: BatonWorkerEnv) =>
+    options.a2a?.pushNotifications !== false && env.A2A_PUSH !== undefined;
   const apiDeps = (env: BatonWorkerEnv): ApiDeps => {
     const webhooks = acceptDeps(env);
     return {
@@ -132,6 +161,7 @@ export function createWorker(options: WorkerOptions) {
       taskStore: new DurableObjectTaskStore(env),
       ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
       ...(defaultApp === undefined ? {} : { a2aDefaultApp: defaultApp }),
+      ...(pushOn(env) ? { a2aPush: pushPolicyFromList(env.A2A_PUSH_HOSTS) } : {}),
       services: services(env),
       ...(webhooks ? { webhooks } : {}),
     };
@@ -147,7 +177,7 @@ export function createWorker(options: WorkerOptions) {
       depsByEnv.set(env, made);
       return made;
     },
-    { mcp: options.mcp },
+    { mcp: options.mcp, evals: options.evals },
   );
   const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS || !env.TURNS)
@@ -172,6 +202,18 @@ export function createWorker(options: WorkerOptions) {
     };
   };
   const deadLetterQueue = options.deadLetterQueue ?? DEFAULT_DEAD_LETTER_QUEUE;
+  const pushQueue = options.a2a?.pushQueue ?? DEFAULT_PUSH_QUEUE;
+  const pushDeliveries = (batch: MessageBatch<unknown>, env: BatonWorkerEnv) => {
+    const { fetch, log } = services(env);
+    const tasks = new DurableObjectTaskStore(env);
+    return consumePushDeliveries(batch, {
+      fetch,
+      log,
+      policy: pushPolicyFromList(env.A2A_PUSH_HOSTS),
+      target: ({ appName, userId, sessionId, taskId, configId }) =>
+        tasks.pushTarget({ appName, userId, sessionId, taskId }, configId),
+    });
+  };
   const scheduled = async (controller: ScheduledController, env: BatonWorkerEnv) => {
     const deps = acceptDeps(env);
     if (!deps)
@@ -198,9 +240,11 @@ export function createWorker(options: WorkerOptions) {
     fetch: (request, env, ctx) => api.fetch(request, env, ctx),
     email: (message: IncomingEmail, env: BatonWorkerEnv, _ctx: ExecutionContext) => email(message, env),
     scheduled: (controller, env, _ctx) => scheduled(controller, env),
-    queue: (batch, env, ctx) =>
-      batch.queue === deadLetterQueue
+    queue: (batch, env, ctx) => {
+      if (batch.queue === pushQueue) return pushDeliveries(batch, env);
+      return batch.queue === deadLetterQueue
         ? consumeDeadLetters(batch, consumerDeps(env, ctx))
-        : consumeTurns(batch, consumerDeps(env, ctx)),
+        : consumeTurns(batch, consumerDeps(env, ctx));
+    },
   } satisfies ExportedHandler<BatonWorkerEnv>;
 }

@@ -10,26 +10,17 @@ import type { HonoEnv } from "./types.js";
 
 /** ADK dev UI features Baton does not have; each answers 501 with a sentence the UI can show. */
 const UNSUPPORTED: readonly [path: string, feature: string][] = [
-  ["/dev/apps/:app/eval_sets/*", "Evaluations"],
-  ["/dev/apps/:app/eval_sets", "Evaluations"],
-  ["/dev/apps/:app/eval-sets", "Evaluations"],
-  ["/dev/apps/:app/eval_results/*", "Evaluations"],
-  ["/dev/apps/:app/eval_results", "Evaluations"],
-  ["/dev/apps/:app/metrics-info", "Evaluations"],
-  ["/apps/:app/eval_sets/*", "Evaluations"],
-  ["/apps/:app/eval_sets", "Evaluations"],
-  ["/apps/:app/eval-sets/*", "Evaluations"],
-  ["/apps/:app/eval-sets", "Evaluations"],
-  ["/apps/:app/eval_results/*", "Evaluations"],
-  ["/apps/:app/eval_results", "Evaluations"],
-  ["/apps/:app/eval-results/*", "Evaluations"],
-  ["/apps/:app/eval-results", "Evaluations"],
-  ["/apps/:app/metrics-info", "Evaluations"],
   ["/dev/apps/:app/builder/*", "The agent builder"],
   ["/dev/apps/:app/builder", "The agent builder"],
   ["/dev/apps/:app/tests/*", "Agent tests"],
   ["/dev/apps/:app/tests", "Agent tests"],
 ];
+
+/** ADK's eval routes, answered by `evalRoutes()` when a Worker serves them (decision 034); else 501. */
+const EVAL_PATHS: readonly string[] = ["eval_sets", "eval-sets", "eval_results", "eval-results"].flatMap(
+  (name) =>
+    ["", "/dev"].flatMap((prefix) => [`${prefix}/apps/:app/${name}`, `${prefix}/apps/:app/${name}/*`]),
+);
 
 /**
  * What ADK's dev UI calls besides chatting: the app's agent tree (`build_graph`), the tree as DOT text
@@ -109,6 +100,15 @@ for (const prefix of ["", "/dev/apps/:app"]) {
     if (found) return c.json(found);
     const hint = sessionId ? "" : " Baton keeps traces with their session: add ?session_id=.";
     throw new BatonError("not_found", `Trace not found.${hint}`);
+  });
+}
+
+for (const path of [...EVAL_PATHS, "/apps/:app/metrics-info", "/dev/apps/:app/metrics-info"]) {
+  dev.all(path, () => {
+    throw new BatonError(
+      "not_supported",
+      'Evaluations are not enabled in this Worker: pass `evals: evalRoutes()` (from "@baton-agents/core/cloudflare/evals") to createWorker.',
+    );
   });
 }
 

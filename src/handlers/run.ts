@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { streamSSE } from "hono/streaming";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { App } from "../runner/app.js";
@@ -78,6 +78,23 @@ export function sseFrames(event: Event, functionCallEventId: string | undefined)
   return [{ ...event, actions: { ...event.actions, artifactDelta: {} } }, actionOnly];
 }
 
+/**
+ * Writes one event's frames. A stored event's last frame carries its id as the SSE `id`, so a client whose
+ * stream drops reconnects with `Last-Event-ID` (`GET …/invocations/:invocation/stream`) and gets what
+ * followed it; partial events are never stored and carry none.
+ */
+export async function writeFrames(
+  stream: SSEStreamingApi,
+  event: Event,
+  functionCallEventId: string | undefined,
+): Promise<void> {
+  const frames = sseFrames(event, functionCallEventId);
+  for (const [i, frame] of frames.entries()) {
+    const id = !event.partial && i === frames.length - 1 ? { id: event.id } : {};
+    await stream.writeSSE({ data: JSON.stringify(frame), ...id });
+  }
+}
+
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
@@ -93,8 +110,7 @@ export const run = new Hono<HonoEnv>()
       try {
         for await (const event of turn) {
           if (stream.aborted) return; // The client left; the turn carries on without it.
-          for (const frame of sseFrames(event, body.functionCallEventId))
-            await stream.writeSSE({ data: JSON.stringify(frame) });
+          await writeFrames(stream, event, body.functionCallEventId);
         }
       } catch (error) {
         // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).

@@ -53,6 +53,9 @@ export const CreateSessionBodySchema = requestBody({
   events: z.array(EventSchema).optional(),
 });
 
+/** `PATCH /apps/:app/users/:user/memory` (ADK `UpdateMemoryRequest`): the session to add to the user's memory. */
+export const UpdateMemoryBodySchema = requestBody({ sessionId: SessionIdSchema });
+
 /** `PATCH …/sessions/:id` (ADK `UpdateSessionRequest`): ADK's own client sends `state_delta`, others `stateDelta`. */
 export const PatchSessionBodySchema = requestBody({ stateDelta: StateMapSchema });
 

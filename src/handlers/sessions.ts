@@ -1,14 +1,20 @@
 import { type Context, Hono } from "hono";
+import { streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
+import { EVAL_SESSION_ID_PREFIX } from "../evals/eval-session.js";
 import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
 import { assertNoAppState, callerOf } from "./caller.js";
 import { readBody } from "./read-body.js";
+import { writeFrames } from "./run.js";
 import { CreateSessionBodySchema, PatchSessionBodySchema } from "./schemas.js";
 import type { AppScopedEnv } from "./types.js";
 
 type SessionsContext = Context<AppScopedEnv>;
+
+/** Invocation ids Baton makes are `e-` and a UUID; a longer one in a path is refused before any read. */
+const MAX_INVOCATION_ID = 128;
 
 const serviceOf = (c: SessionsContext): SessionsService =>
   new SessionsService(c.var.deps.sessionStore, c.var.deps.services);
@@ -38,9 +44,11 @@ export const sessions = new Hono<AppScopedEnv>()
     });
     return c.json(session);
   })
-  .get("/apps/:app/users/:user/sessions", async (c) =>
-    c.json(await serviceOf(c).list(c.var.app.name, c.req.param("user"))),
-  )
+  // The sessions eval runs make are left out, as ADK's server leaves them out; each is still read by id.
+  .get("/apps/:app/users/:user/sessions", async (c) => {
+    const listed = await serviceOf(c).list(c.var.app.name, c.req.param("user"));
+    return c.json(listed.filter((s) => !s.id.startsWith(EVAL_SESSION_ID_PREFIX)));
+  })
   .get("/apps/:app/users/:user/sessions/:session", async (c) =>
     c.json(await serviceOf(c).get(keyOf(c.var.app, c.req.param()))),
   )
@@ -55,6 +63,24 @@ export const sessions = new Hono<AppScopedEnv>()
     if (!store.cancelTurn) throw new BatonError("not_supported", "This session store cannot stop a turn");
     const event = await store.cancelTurn(keyOf(c.var.app, c.req.param()));
     return c.json({ canceled: event !== null, event });
+  })
+  // A dropped `/run_sse` stream again (decision 028): what followed `Last-Event-ID`, then the live events.
+  .get("/apps/:app/users/:user/sessions/:session/invocations/:invocation/stream", async (c) => {
+    const store = c.var.deps.sessionStore;
+    if (!store.followInvocation)
+      throw new BatonError("not_supported", "This session store cannot replay a turn's stream");
+    const { invocation } = c.req.param();
+    if (invocation.length > MAX_INVOCATION_ID)
+      throw new BatonError("invalid_request", `An invocation id has at most ${MAX_INVOCATION_ID} characters`);
+    const after = c.req.header("Last-Event-ID") ?? c.req.query("after");
+    const events = await store.followInvocation(keyOf(c.var.app, c.req.param()), invocation, after);
+    if (!events) throw new BatonError("not_found", `Invocation not found: ${invocation}`);
+    return streamSSE(c, async (stream) => {
+      for await (const event of events) {
+        if (stream.aborted) return;
+        await writeFrames(stream, event, undefined);
+      }
+    });
   })
   .delete("/apps/:app/users/:user/sessions/:session", async (c) => {
     const key = keyOf(c.var.app, c.req.param());

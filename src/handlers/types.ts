@@ -1,6 +1,8 @@
+import type { PushPolicy } from "../a2a/server/push-policy.js";
 import type { RunServices } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
 import type { TaskStore } from "../core/task-store.js";
+import type { EvalDocumentStore } from "../evals/eval-store.js";
 import type { App } from "../runner/app.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 import type { Caller } from "./caller.js";
@@ -50,6 +52,13 @@ export interface ApiDeps {
   a2aUserId?: string;
   /** The app whose agent card is at the root `/.well-known/agent-card.json` (default: the only app). */
   a2aDefaultApp?: string;
+  /**
+   * A2A push notifications are on, to the hosts this allows (decision 039): `createWorker` sets it when the
+   * Worker has the `A2A_PUSH` queue; in Node, give it with an `InMemorySessionStore` whose `onPush` delivers.
+   */
+  a2aPush?: PushPolicy;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
+  /** Eval sets and results; by default the Worker's R2 bucket or app objects (`evalStoreOf`). */
+  evalStore?: EvalDocumentStore;
 }

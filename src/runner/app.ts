@@ -38,6 +38,12 @@ export interface AppConfig {
    */
   eventsCompactionConfig?: EventsCompactionConfig;
   /**
+   * ADK memory: with `addSessionsAutomatically`, each turn's events go to the user's memory when the turn
+   * ends (what ADK apps do with `add_session_to_memory` after a session), so `load_memory` and
+   * `preload_memory` find them in the user's later sessions. Off by default.
+   */
+  memory?: { addSessionsAutomatically?: boolean };
+  /**
    * What a message does while a turn runs on its session: `reject` (the default) answers 409
    * `session_busy`; `enqueue` waits and runs as the next turn, in arrival order; `interrupt` stops the
    * running turn (it ends with a stored `TURN_CANCELED` event) and answers the new message.

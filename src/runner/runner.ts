@@ -13,6 +13,7 @@ import { findAgentToRun } from "../router/find-agent-to-run.js";
 import type { App } from "./app.js";
 import { compactAfterTurn } from "./compact-after-turn.js";
 import { startHeartbeat } from "./lease-heartbeat.js";
+import { rememberTurn } from "./remember-turn.js";
 import { StorageCost } from "./storage-cost.js";
 import { systemServices } from "./system-services.js";
 import { invocationSpanAttributes, TraceRecorder } from "./trace-recorder.js";
@@ -186,6 +187,8 @@ export class Runner {
         for (const plugin of this.app.plugins ?? []) await plugin.afterRun?.(ctx);
         const compaction = this.app.eventsCompactionConfig;
         if (compaction) await compactAfterTurn(compaction, { session, persist, ctx, log: this.services.log });
+        if (this.app.memory?.addSessionsAutomatically)
+          await rememberTurn(session, invocationId, this.services);
       } catch (error) {
         // Whatever broke once the turn was stopped (an aborted call, a refused append) ends it with its cancel
         // event; a refused append can arrive before the watch's answer, which then follows at once.

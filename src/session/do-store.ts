@@ -1,4 +1,4 @@
-import type { Event } from "../core/event.js";
+import { type Event, EventSchema } from "../core/event.js";
 import type { IdSource } from "../core/ids.js";
 import { frozenWithMemo } from "../core/memo.js";
 import type { ReminderStore } from "../core/reminder.js";
@@ -22,6 +22,7 @@ import {
 } from "../core/state.js";
 import { keepStoredBytes } from "../core/stored-size.js";
 import type { TurnTrace } from "../core/trace.js";
+import { jsonLines } from "./feed-lines.js";
 import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
@@ -212,6 +213,18 @@ export class DurableObjectSessionStore implements SessionStore {
 
   async watchTurn(key: SessionKey, lease: string): Promise<Event | null> {
     return this.#session(key).watchTurn(lease);
+  }
+
+  async followInvocation(
+    key: SessionKey,
+    invocationId: string,
+    after?: string,
+  ): Promise<AsyncGenerator<Event> | null> {
+    const session = this.#session(key);
+    const followerId = crypto.randomUUID();
+    const stream = await session.followInvocation(invocationId, after, followerId);
+    const parse = (value: unknown) => EventSchema.parse(value);
+    return stream && jsonLines(stream, parse, () => session.unfollowInvocation(followerId));
   }
 
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {

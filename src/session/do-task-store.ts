@@ -1,5 +1,7 @@
 import type { SessionKey } from "../core/session.js";
 import type {
+  PushConfig,
+  PushConfigSaved,
   TaskFeedEntry,
   TaskKey,
   TaskListPage,
@@ -51,6 +53,26 @@ export class DurableObjectTaskStore implements TaskStore {
 
   async listTasks({ appName, ...query }: TaskListQuery): Promise<TaskListPage> {
     return remote(this.env.APPS.getByName(JSON.stringify([appName]))).listTasks(query);
+  }
+
+  async savePushConfig(key: TaskKey, config: PushConfig): Promise<PushConfigSaved> {
+    return this.#session(key).savePushConfig(key.taskId, config);
+  }
+
+  async pushConfigs(key: TaskKey): Promise<PushConfig[] | null> {
+    return this.#session(key).pushConfigs(key.taskId);
+  }
+
+  async deletePushConfig(key: TaskKey, configId: string): Promise<boolean> {
+    return this.#session(key).deletePushConfig(key.taskId, configId);
+  }
+
+  /** The task as it stands and one of its configs (the push consumer's read); `null` when either is gone. */
+  async pushTarget(
+    key: TaskKey,
+    configId: string,
+  ): Promise<{ record: TaskRecord; config: PushConfig } | null> {
+    return this.#session(key).pushTarget(key.taskId, configId);
   }
 
   #session(key: SessionKey) {

@@ -5,10 +5,19 @@ import { type TaskFeedEntry, TaskFeedEntrySchema } from "../core/task-store.js";
  * A reader that stops early asks the writer to end the stream (`stop`) and reads it out: cancelling a
  * Durable Object's stream from this side makes workerd report the cut as an uncaught error.
  */
-export async function* feedLines(
+export function feedLines(
   stream: ReadableStream<Uint8Array>,
   stop?: () => Promise<void>,
 ): AsyncGenerator<TaskFeedEntry> {
+  return jsonLines(stream, (value) => TaskFeedEntrySchema.parse(value), stop);
+}
+
+/** An NDJSON byte stream from a Durable Object, each line checked by `parse`; ends early as `feedLines`. */
+export async function* jsonLines<T>(
+  stream: ReadableStream<Uint8Array>,
+  parse: (value: unknown) => T,
+  stop?: () => Promise<void>,
+): AsyncGenerator<T> {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
   let ended = false;
@@ -22,7 +31,7 @@ export async function* feedLines(
       while (newline >= 0) {
         const text = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
-        if (text.trim() !== "") yield TaskFeedEntrySchema.parse(JSON.parse(text));
+        if (text.trim() !== "") yield parse(JSON.parse(text));
         newline = buffered.indexOf("\n");
       }
     }

@@ -1,5 +1,5 @@
 import { BatonError } from "../core/errors.js";
-import { createEvent, type Event } from "../core/event.js";
+import { createEvent, type Event, EventSchema } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import { frozenWithMemo } from "../core/memo.js";
@@ -15,6 +15,9 @@ import {
 } from "../core/session-store.js";
 import { hasKeys, mergeScopedState, type StateMap, splitStateDelta } from "../core/state.js";
 import type {
+  PushConfig,
+  PushConfigSaved,
+  PushNotice,
   TaskKey,
   TaskListQuery,
   TaskPayload,
@@ -24,7 +27,9 @@ import type {
 } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { selectWindow } from "./event-window.js";
+import { jsonLines } from "./feed-lines.js";
 import { InMemoryTasks } from "./in-memory-tasks.js";
+import { InvocationFeeds, missedEvents } from "./invocation-feeds.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
@@ -37,6 +42,11 @@ export interface InMemorySessionStoreOptions {
   ids?: IdSource;
   /** How long a turn's lease lives without an append. Defaults to 120 s. */
   leaseTtlMs?: number;
+  /**
+   * Gets each stored task write once per push config of its task: A2A push notifications in Node, where
+   * there is no queue (`directPush` from `@baton-agents/core` delivers them with bounded retries).
+   */
+  onPush?: (notice: PushNotice) => void;
 }
 
 interface StoredSession {
@@ -49,6 +59,7 @@ interface StoredSession {
   traces: TurnTrace[];
   /** The running turn, canceled leases, cancel watchers and waiting turns (as a session object keeps them). */
   signals: TurnSignals;
+  feeds: InvocationFeeds;
 }
 
 const encoder = new TextEncoder();
@@ -77,12 +88,13 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   readonly #users = new Map<string, StateMap>();
   /** (app, user) → session id → session, in creation order. */
   readonly #sessions = new Map<string, Map<string, StoredSession>>();
-  readonly #tasks = new InMemoryTasks();
+  readonly #tasks: InMemoryTasks;
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.#clock = options.clock ?? { now: () => Date.now() };
     this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
     this.#leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.#tasks = new InMemoryTasks(options.onPush);
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
@@ -102,6 +114,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
       lease: null,
       traces: [],
       signals: new TurnSignals(),
+      feeds: new InvocationFeeds(),
     };
     // Seeds are checked before anything is written, so a refused seed leaves no trace.
     const seeds = (request.events ?? []).filter((event) => !event.partial);
@@ -145,7 +158,9 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
       this.#stop(key, stored, options?.lease, { invocationId, author }, CANCELED_TURN_MESSAGE);
       throw canceledTurn(key);
     }
-    return this.#append(key, stored, event);
+    const appended = this.#append(key, stored, event);
+    stored.feeds.publish(appended);
+    return appended;
   }
 
   /** Admits the turn by `options.doubleTexting`, as a session object does (`TurnWrites.beginTurn`). */
@@ -206,6 +221,8 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {
     const stored = this.#find(key);
     if (stored?.lease?.token === lease) stored.lease = null;
+    const running = stored?.signals.running;
+    if (running?.lease === lease) stored?.feeds.end(running.invocationId);
     stored?.signals.ended(lease);
     if (stored && trace) {
       // Kept as given: the runner is done with it. Reads hand out copies, so nothing reaches the stored one.
@@ -242,12 +259,23 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     );
     if (lease === undefined) return marker;
     if (stored.lease?.token === lease) stored.lease = null;
+    stored.feeds.publish(marker);
+    stored.feeds.end(marker.invocationId);
     stored.signals.cancel(lease, marker);
     return marker;
   }
 
   async watchTurn(key: SessionKey, lease: string): Promise<Event | null> {
     return this.#find(key)?.signals.watch(lease) ?? null;
+  }
+
+  async followInvocation(key: SessionKey, invocationId: string, after?: string) {
+    const stored = this.#require(key);
+    const live = stored.signals.running?.invocationId === invocationId;
+    const backlog = missedEvents(stored.events, invocationId, after);
+    if (!live && !stored.events.some((e) => e.invocationId === invocationId)) return null;
+    const stream = stored.feeds.follow(invocationId, this.#ids.uuid(), backlog, live);
+    return jsonLines(stream, (value) => EventSchema.parse(value));
   }
 
   async listTraces(key: SessionKey): Promise<TurnTrace[]> {
@@ -300,6 +328,18 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 
   async listTasks(query: TaskListQuery) {
     return this.#tasks.list(query);
+  }
+
+  async savePushConfig(key: TaskKey, config: PushConfig): Promise<PushConfigSaved> {
+    return this.#tasks.savePushConfig(key, config);
+  }
+
+  async pushConfigs(key: TaskKey): Promise<PushConfig[] | null> {
+    return this.#tasks.pushConfigs(key);
+  }
+
+  async deletePushConfig(key: TaskKey, configId: string): Promise<boolean> {
+    return this.#tasks.deletePushConfig(key, configId);
   }
 
   /**

@@ -1,15 +1,19 @@
 import type { SessionKey } from "../core/session.js";
-import type {
-  TaskFeedEntry,
-  TaskKey,
-  TaskListPage,
-  TaskListQuery,
-  TaskPayload,
-  TaskRecord,
-  TaskSummary,
-  TaskWrite,
-  TaskWriteOptions,
-  TaskWriteResult,
+import {
+  MAX_PUSH_CONFIGS_PER_TASK,
+  type PushConfig,
+  type PushConfigSaved,
+  type PushNotice,
+  type TaskFeedEntry,
+  type TaskKey,
+  type TaskListPage,
+  type TaskListQuery,
+  type TaskPayload,
+  type TaskRecord,
+  type TaskSummary,
+  type TaskWrite,
+  type TaskWriteOptions,
+  type TaskWriteResult,
 } from "../core/task-store.js";
 import { feedQueue } from "./feed-queue.js";
 import { TaskFeedHub } from "./task-feed-hub.js";
@@ -32,6 +36,11 @@ export class InMemoryTasks {
   readonly #hub = new TaskFeedHub();
   /** Every task by app, as the Durable Object's app index keeps it. */
   readonly #index = new Map<string, Map<string, IndexRow>>();
+  /** Each task's push configs, by the task's feed id. */
+  readonly #push = new Map<string, PushConfig[]>();
+
+  /** `onPush` gets each stored write once per config of its task (a store in Node has no queue). */
+  constructor(private readonly onPush?: (notice: PushNotice) => void) {}
 
   open(key: TaskKey, invocationId: string, write: TaskWrite): TaskWriteResult {
     const current = this.get(key);
@@ -114,6 +123,30 @@ export class InMemoryTasks {
     };
   }
 
+  savePushConfig(key: TaskKey, config: PushConfig): PushConfigSaved {
+    if (!this.get(key)) return "missing";
+    const configs = this.#push.get(this.#feedId(key)) ?? [];
+    const at = configs.findIndex((c) => c.id === config.id);
+    if (at < 0 && configs.length >= MAX_PUSH_CONFIGS_PER_TASK) return "full";
+    const saved = structuredClone(config);
+    this.#push.set(this.#feedId(key), at < 0 ? [...configs, saved] : configs.with(at, saved));
+    return "saved";
+  }
+
+  pushConfigs(key: TaskKey): PushConfig[] | null {
+    return this.get(key) ? structuredClone(this.#push.get(this.#feedId(key)) ?? []) : null;
+  }
+
+  deletePushConfig(key: TaskKey, configId: string): boolean {
+    if (!this.get(key)) return false;
+    const configs = this.#push.get(this.#feedId(key)) ?? [];
+    this.#push.set(
+      this.#feedId(key),
+      configs.filter((c) => c.id !== configId),
+    );
+    return true;
+  }
+
   /** Drops a deleted session's tasks from the app's index. */
   forget(key: SessionKey): void {
     const rows = this.#index.get(key.appName);
@@ -140,6 +173,8 @@ export class InMemoryTasks {
     const feedId = this.#feedId(key);
     this.#updates.set(feedId, [...(this.#updates.get(feedId) ?? []), structuredClone(write.update)]);
     this.#hub.publish(feedId, updateEntry(record.seq, record.phase, structuredClone(write)));
+    for (const config of this.#push.get(feedId) ?? [])
+      this.onPush?.({ key: { ...key }, config: structuredClone(config), record: structuredClone(record) });
     return { ok: true, record: structuredClone(record) };
   }
 }

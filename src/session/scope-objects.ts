@@ -2,6 +2,22 @@ import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import type { StateMap } from "../core/state.js";
 import type { TaskListPage, TaskListQuery } from "../core/task-store.js";
+import {
+  deleteEvalDocument,
+  EVAL_DOCUMENTS_SQL,
+  listEvalDocuments,
+  readEvalDocument,
+  writeEvalDocument,
+} from "./eval-docs-sql.js";
+import {
+  ADD_MEMORY,
+  anyOf,
+  FORGET_ALL_MEMORIES,
+  FORGET_SESSION_MEMORIES,
+  MEMORY_SQL,
+  SEARCH_MEMORIES,
+  type StoredMemory,
+} from "./memory-sql.js";
 import { Command, migrate, Query } from "./sql.js";
 import { readState, STATE_TABLE_SQL, writeState } from "./state-table.js";
 import {
@@ -18,10 +34,13 @@ export const APP_SQL_SCHEMA: readonly string[] = [
   // Step 2: who owns each session id, for the dev UI's trace view, which names a session without its user.
   "CREATE TABLE session_owners (session_id TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (session_id, user_id));",
   TASK_INDEX_SQL,
+  EVAL_DOCUMENTS_SQL,
 ];
 export const USER_SQL_SCHEMA: readonly string[] = [
   `${STATE_TABLE_SQL}
    CREATE TABLE sessions (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL UNIQUE);`,
+  // Step 2: the user's memories, searchable (decision 033).
+  MEMORY_SQL,
 ];
 
 const ADD_SESSION = new Command<[sessionId: string]>(
@@ -96,9 +115,26 @@ export class AppObject extends ScopeStateObject {
   ownersOf(sessionId: string): string[] {
     return SELECT_OWNERS.all(this.ctx.storage.sql, sessionId).map((row) => row.user_id);
   }
+
+  /** The app's eval sets and results when no R2 bucket keeps them (`src/evals/do-eval-store.ts`). */
+  evalDocument(kind: string, id: string): string | null {
+    return readEvalDocument(this.ctx.storage.sql, kind, id);
+  }
+
+  putEvalDocument(kind: string, id: string, body: string): void {
+    writeEvalDocument(this.ctx.storage.sql, kind, id, body);
+  }
+
+  deleteEvalDocument(kind: string, id: string): boolean {
+    return deleteEvalDocument(this.ctx.storage.sql, kind, id);
+  }
+
+  listEvalDocuments(kind: string): string[] {
+    return listEvalDocuments(this.ctx.storage.sql, kind);
+  }
 }
 
-/** `user:` state and the index of the user's sessions, one object per (app, user). */
+/** `user:` state, the index of the user's sessions and the user's memories, one object per (app, user). */
 export class UserObject extends ScopeStateObject {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env, USER_SQL_SCHEMA);
@@ -121,5 +157,24 @@ export class UserObject extends ScopeStateObject {
   listSessions(): { sessionIds: string[]; state: StateMap } {
     const sessionIds = SELECT_SESSIONS.all(this.ctx.storage.sql).map((row) => row.session_id);
     return { sessionIds, state: readState(this.ctx.storage.sql) };
+  }
+
+  /** Stores memories; one whose id is stored already is skipped (a session added again adds its new events). */
+  addMemories(memories: readonly StoredMemory[]): void {
+    this.ctx.storage.transactionSync(() => {
+      for (const m of memories) ADD_MEMORY.run(this.ctx.storage.sql, m.id, m.sessionId, m.entryJson, m.text);
+    });
+  }
+
+  /** The entries (as JSON) of the memories matching any of `terms`, best first. */
+  searchMemories(terms: readonly string[], limit: number): string[] {
+    if (terms.length === 0) return [];
+    return SEARCH_MEMORIES.all(this.ctx.storage.sql, anyOf(terms), limit).map((row) => row.entry);
+  }
+
+  /** Forgets one session's memories, or every memory when `sessionId` is `null`. */
+  forgetMemories(sessionId: string | null): void {
+    if (sessionId === null) FORGET_ALL_MEMORIES.run(this.ctx.storage.sql);
+    else FORGET_SESSION_MEMORIES.run(this.ctx.storage.sql, sessionId);
   }
 }

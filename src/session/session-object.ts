@@ -6,6 +6,8 @@ import type { SessionKey } from "../core/session.js";
 import type { EventWindow } from "../core/session-store.js";
 import type { StateMap } from "../core/state.js";
 import type {
+  PushConfig,
+  PushConfigSaved,
   TaskPayload,
   TaskRecord,
   TaskWrite,
@@ -31,6 +33,7 @@ import { SESSION_SQL_SCHEMA } from "./session-sql.js";
 import { SessionTasks } from "./session-tasks.js";
 import { migrate } from "./sql.js";
 import { reportTask } from "./task-index-report.js";
+import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 import { TurnWrites } from "./turn-writes.js";
 
@@ -48,6 +51,7 @@ export class SessionObject extends DurableObject {
   readonly #log: SessionLog;
   readonly #turns: TurnWrites;
   readonly #tasks: SessionTasks;
+  readonly #push: TaskPushConfigs;
   readonly #reminders: SessionReminders;
   readonly #alarms: AlarmDispatcher;
 
@@ -55,6 +59,7 @@ export class SessionObject extends DurableObject {
     super(ctx, env);
     this.#log = new SessionLog(ctx.storage);
     this.#tasks = new SessionTasks(ctx.storage);
+    this.#push = new TaskPushConfigs(ctx.storage, () => pushQueueOf(env));
     this.#turns = new TurnWrites(ctx.storage, this.#log, this.#tasks);
     this.#reminders = new SessionReminders(ctx.storage);
     const reminders = reminderConcern({
@@ -199,6 +204,23 @@ export class SessionObject extends DurableObject {
     return this.#turns.traces();
   }
 
+  /**
+   * `SessionStore.followInvocation`: NDJSON of the invocation's stored events after `after`, then its live
+   * ones until its turn ends; `null` for an invocation unknown here.
+   */
+  followInvocation(
+    invocationId: string,
+    after: string | undefined,
+    followerId: string,
+  ): ReadableStream<Uint8Array> | null {
+    return this.#turns.followInvocation(invocationId, after, followerId);
+  }
+
+  /** Ends the stream `followInvocation` opened for `followerId` from this side. */
+  unfollowInvocation(followerId: string): void {
+    this.#turns.feeds.unfollow(followerId);
+  }
+
   /** `TaskStore.openTask` for this session; the app's task index hears of the task once it is stored. */
   async openTask(taskId: string, invocationId: string, write: TaskWrite): Promise<TaskWriteResult> {
     if (!this.#log.load()) return { ok: false, reason: "missing" };
@@ -217,11 +239,39 @@ export class SessionObject extends DurableObject {
     return this.#indexed(written);
   }
 
-  /** Tells the app's task index of a stored task, when the session (and so its key) exists. */
+  /**
+   * After a stored task write, when the session (and so its key) exists: the app's task index hears of
+   * it, and each of the task's push configs gets a delivery.
+   */
   async #indexed(result: TaskWriteResult): Promise<TaskWriteResult> {
     const meta = this.#log.load()?.meta;
-    if (result.ok && meta) await reportTask(this.env, meta, result.record);
+    if (!result.ok || !meta) return result;
+    await reportTask(this.env, meta, result.record);
+    await this.#push.notify(meta, result.record);
     return result;
+  }
+
+  /** `TaskStore.savePushConfig` for this session's task. */
+  savePushConfig(taskId: string, config: PushConfig): PushConfigSaved {
+    return this.#tasks.get(taskId) ? this.#push.save(taskId, config) : "missing";
+  }
+
+  /** The task's push configs; `null` when the task does not exist. */
+  pushConfigs(taskId: string): PushConfig[] | null {
+    return this.#tasks.get(taskId) ? this.#push.list(taskId) : null;
+  }
+
+  deletePushConfig(taskId: string, configId: string): boolean {
+    if (!this.#tasks.get(taskId)) return false;
+    this.#push.delete(taskId, configId);
+    return true;
+  }
+
+  /** What a push delivery sends: the task as it stands and the config, or `null` when either is gone. */
+  pushTarget(taskId: string, configId: string): { record: TaskRecord; config: PushConfig } | null {
+    const record = this.#tasks.get(taskId);
+    const config = record && this.#push.list(taskId).find((c) => c.id === configId);
+    return record && config ? { record, config } : null;
   }
 
   publishTask(taskId: string, update: TaskPayload): void {

@@ -6,6 +6,7 @@ import type { CachedRow } from "./session-cache.js";
 import { REMINDER_TABLE_SQL } from "./session-reminders.js";
 import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
+import { PUSH_CONFIG_TABLE_SQL } from "./task-push.js";
 import { TASK_TABLES_SQL } from "./task-sql.js";
 
 /**
@@ -43,6 +44,8 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
   "ALTER TABLE session ADD COLUMN epoch TEXT;",
   // Step 5: reminders an agent set (decision 036), fired by the object's alarm.
   REMINDER_TABLE_SQL,
+  // Step 6: the push configs of the A2A tasks (decision 039).
+  PUSH_CONFIG_TABLE_SQL,
 ];
 
 const SessionRowSchema = z.object({
@@ -109,6 +112,15 @@ export const cachedRow = (seq: number, json: string): CachedRow => ({
 export const SELECT_OLDER_NEWEST_FIRST = new Query<[before: number, limit: number], CachedRow>(
   "SELECT seq, json FROM events WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2",
   z.object({ seq: z.number().int(), json: z.string() }).transform((row) => cachedRow(row.seq, row.json)),
+);
+
+/**
+ * The events of one invocation, in log order: a scan of the log (its JSON), for the rare reconnect of a
+ * turn's stream, never on a turn's path.
+ */
+export const SELECT_INVOCATION = new Query<[invocationId: string], Event>(
+  "SELECT json FROM events WHERE json_extract(json, '$.invocationId') = ? ORDER BY seq",
+  z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
 );
 
 export const INSERT_TRACE = new Command<[invocationId: string, json: string]>(

@@ -3,6 +3,7 @@ import { createEvent, type Event } from "../core/event.js";
 import { CANCEL_MESSAGES } from "../core/session-store.js";
 import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { windowAnswer } from "./held-rows.js";
+import { InvocationFeeds, missedEvents } from "./invocation-feeds.js";
 import { judgeLease, leaseError } from "./lease.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionCache } from "./session-cache.js";
@@ -16,7 +17,14 @@ import {
   type TraceRow,
   type TurnBegun,
 } from "./session-records.js";
-import { HAS_EVENT, INSERT_TRACE, RELEASE_LEASE, SELECT_TRACES, TRIM_TRACES } from "./session-sql.js";
+import {
+  HAS_EVENT,
+  INSERT_TRACE,
+  RELEASE_LEASE,
+  SELECT_INVOCATION,
+  SELECT_TRACES,
+  TRIM_TRACES,
+} from "./session-sql.js";
 import type { SessionTasks } from "./session-tasks.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 import { TurnSignals } from "./turn-signals.js";
@@ -36,6 +44,8 @@ const canceledTurn = (sessionId: string): RpcResult<never> =>
 export class TurnWrites {
   /** The running turn, canceled leases, cancel watchers and the line of waiting turns, in memory. */
   readonly signals = new TurnSignals();
+  /** Reconnected streams of running invocations. */
+  readonly feeds = new InvocationFeeds();
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -56,7 +66,9 @@ export class TurnWrites {
       if (this.tasks.canceledBy(input.event.invocationId) !== undefined)
         return this.#recordCancel(cache, input);
       const renewed = lease === undefined ? undefined : { token: lease, expiresAt: now + input.leaseTtlMs };
-      return this.log.write(cache, input.event, renewed);
+      const written = this.log.write(cache, input.event, renewed);
+      if (written.ok) this.feeds.publish(input.event);
+      return written;
     });
   }
 
@@ -133,7 +145,20 @@ export class TurnWrites {
       TRIM_TRACES.run(this.log.sql, TRACE_LIMITS.turnsPerSession);
     });
     if (cache?.meta.lease?.token === lease) cache.meta.lease = null;
+    const running = this.signals.running;
+    if (running?.lease === lease) this.feeds.end(running.invocationId);
     this.signals.ended(lease);
+  }
+
+  /**
+   * An invocation's stream again (`SessionStore.followInvocation`): its stored events after `after`, then,
+   * while its turn runs, each event it stores until it ends. `null` when the invocation is unknown here.
+   */
+  followInvocation(invocationId: string, after: string | undefined, followerId: string) {
+    const live = this.signals.running?.invocationId === invocationId;
+    const stored = SELECT_INVOCATION.all(this.log.sql, invocationId);
+    if (!live && stored.length === 0) return null;
+    return this.feeds.follow(invocationId, followerId, missedEvents(stored, invocationId, after), live);
   }
 
   /**
@@ -200,6 +225,8 @@ export class TurnWrites {
     if (lease === undefined) return ok(marker);
     RELEASE_LEASE.run(this.log.sql, lease);
     if (cache.meta.lease?.token === lease) cache.meta.lease = null;
+    this.feeds.publish(marker);
+    this.feeds.end(marker.invocationId);
     this.signals.cancel(lease, marker);
     return ok(marker);
   }

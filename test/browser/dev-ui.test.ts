@@ -107,4 +107,39 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     await page.screenshot({ path: new URL("artifacts.png", ARTIFACTS).pathname });
     expect(pageErrors).toEqual([]);
   });
+
+  it("adds the session to an eval set from the Evals tab, runs it and shows a pass", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await stayLocal(page);
+    await page.goto(`${worker.origin}/dev-ui/?app=demo`);
+    const box = page.getByPlaceholder("Type a message...");
+    await box.fill("What is the weather in Lisbon?");
+    await box.press("Enter");
+    await page.getByText("Here is what I found").filter({ visible: true }).first().waitFor();
+
+    await page.getByText("Evals", { exact: true }).click();
+    const evals = page.locator("app-eval-tab");
+    const dialog = page.locator("mat-dialog-container");
+    // A new set (POST /dev/apps/demo/eval-sets), then the current session as its case (add_session).
+    await evals.getByRole("button", { name: /New/ }).click();
+    await dialog.locator("input").fill("browser_set");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await evals.getByText("browser_set", { exact: true }).click();
+    await evals.getByRole("button", { name: /From Current Session/ }).click();
+    await expect.poll(() => dialog.locator("input").inputValue()).toBe("What_is_the_weather_in_Lisbon");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await evals.getByText("What_is_the_weather_in_Lisbon", { exact: true }).waitFor();
+
+    // Run it with the metrics the UI lists from metrics-info (run_eval), and read the run's verdict.
+    await evals.getByRole("button", { name: /Run All/ }).click();
+    await dialog.getByText("Tool Trajectory", { exact: true }).waitFor();
+    await dialog.getByRole("button", { name: "Start" }).click();
+    await evals.getByText("1 PASS").waitFor();
+    expect(await evals.getByText(/FAIL/).count()).toBe(0);
+    await evals.getByText("2/2").waitFor();
+    await page.screenshot({ path: new URL("evals.png", ARTIFACTS).pathname });
+    expect(pageErrors).toEqual([]);
+  });
 });

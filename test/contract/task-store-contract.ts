@@ -1,7 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionKey } from "../../src/core/session.js";
 import type { SessionStore } from "../../src/core/session-store.js";
-import type { TaskFeedEntry, TaskKey, TaskPhase, TaskStore } from "../../src/core/task-store.js";
+import {
+  MAX_PUSH_CONFIGS_PER_TASK,
+  type TaskFeedEntry,
+  type TaskKey,
+  type TaskPhase,
+  type TaskStore,
+} from "../../src/core/task-store.js";
 import { expectRefusal, freshApp, makeEvent } from "./fixtures.js";
 
 /** A store that keeps sessions and their tasks (the cancel flag spans both). */
@@ -198,6 +204,43 @@ export function describeTaskStoreContract(label: string, setup: TaskStoreHarness
       // A deleted session's tasks leave the index with it.
       await store.deleteSession(other);
       expect(ids(await store.listTasks({ appName: app, pageSize: 50 }))).toEqual(["t5", "t3", "t1"]);
+    });
+
+    it("keeps push configs with their task, ended or not: replaced by id, in the order first saved, limited, deleted idempotently", async () => {
+      const config = (id: string, url = `https://hooks.example/${id}`) => ({
+        id,
+        url,
+        token: `token-${id}`,
+        authentication: null,
+        version: "1.0",
+      });
+      expect(await store.savePushConfig(key, config("a"))).toBe("missing");
+      expect(await store.pushConfigs(key)).toBeNull();
+      expect(await store.deletePushConfig(key, "a")).toBe(false);
+      await store.createSession(session);
+      await store.openTask(key, "e-1", write(1));
+      // A config may be set on a task that has ended (no write follows, so nothing is ever delivered).
+      await store.writeTask(key, write(2, "terminal"));
+      expect(await store.pushConfigs(key)).toEqual([]);
+      expect(await store.savePushConfig(key, config("a"))).toBe("saved");
+      expect(await store.savePushConfig(key, config("b"))).toBe("saved");
+      const bearer = {
+        ...config("a", "https://hooks.example/new"),
+        authentication: { scheme: "Bearer", credentials: "c" },
+      };
+      expect(await store.savePushConfig(key, bearer)).toBe("saved");
+      expect(await store.pushConfigs(key)).toEqual([bearer, config("b")]);
+      for (let n = 2; n < MAX_PUSH_CONFIGS_PER_TASK; n++) await store.savePushConfig(key, config(`c${n}`));
+      expect(await store.savePushConfig(key, config("one-too-many"))).toBe("full");
+      expect(await store.savePushConfig(key, config("b", "https://hooks.example/b2"))).toBe("saved");
+      expect(await store.deletePushConfig(key, "a")).toBe(true);
+      expect(await store.deletePushConfig(key, "a")).toBe(true);
+      const left = await store.pushConfigs(key);
+      expect(left?.map((c) => c.id)).toEqual(["b", ...Array.from({ length: 8 }, (_, i) => `c${i + 2}`)]);
+      expect(left?.[0]?.url).toBe("https://hooks.example/b2");
+      const other = { ...key, taskId: `t-${crypto.randomUUID()}` };
+      expect(await store.openTask(other, "e-2", write(1))).toMatchObject({ ok: true });
+      expect(await store.pushConfigs(other)).toEqual([]);
     });
   });
 }

@@ -9,6 +9,8 @@ declare global {
       AGENT_CARDS: KVNamespace;
       /** ADK artifacts (wrangler `[[r2_buckets]]`). */
       ARTIFACTS: R2Bucket;
+      /** The R2 eval store's contract tests (vitest.config.ts `r2Buckets`). */
+      EVALS_TEST: R2Bucket;
     }
   }
 }

@@ -18,6 +18,8 @@ export interface CardOptions {
   url: string;
   /** Tokens are on: the card declares the bearer scheme. */
   bearer: boolean;
+  /** Push notifications are on (`capabilities.pushNotifications`). */
+  pushNotifications?: boolean;
   version: string;
 }
 
@@ -44,7 +46,12 @@ export function buildAgentCard(app: App, options: CardOptions): AgentCard {
     supportedInterfaces: SERVED_INTERFACES.map((served) => ({ url: options.url, tenant: "", ...served })),
     provider: undefined,
     version: options.version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: options.pushNotifications === true,
+      extensions: [],
+      extendedAgentCard: false,
+    },
     securitySchemes: bearer,
     securityRequirements: options.bearer ? [{ schemes: { bearer: { list: [] } } }] : [],
     defaultInputModes: ["text/plain", "application/json"],

@@ -1,7 +1,11 @@
 import {
   type AgentCard,
   type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
   type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
   type ListTasksRequest,
   type ListTasksResponse,
   type Message,
@@ -9,24 +13,28 @@ import {
   type StreamResponse,
   type SubscribeToTaskRequest,
   type Task,
+  type TaskPushNotificationConfig,
   TaskState,
 } from "@a2a-js/sdk";
-import {
-  ExtendedAgentCardNotConfiguredError,
-  PushNotificationNotSupportedError,
-  TaskNotCancelableError,
-} from "@a2a-js/sdk/errors";
-import type { A2ARequestHandler } from "@a2a-js/sdk/server";
-import { ID_LIMITS } from "../../core/limits.js";
-import type { TaskFeedEntry, TaskKey, TaskRecord } from "../../core/task-store.js";
-import { assertA2aId, taskNotFound } from "./a2a-errors.js";
+import { ExtendedAgentCardNotConfiguredError, TaskNotCancelableError } from "@a2a-js/sdk/errors";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import type { PushConfig, TaskFeedEntry, TaskKey, TaskRecord } from "../../core/task-store.js";
+import { taskNotFound } from "./a2a-errors.js";
 import { agentText } from "./messages.js";
+import {
+  checkedPushConfig,
+  createPushConfig,
+  deletePushConfig,
+  getPushConfig,
+  listPushConfigs,
+  savePushConfig,
+} from "./push-configs.js";
 import type { A2aServerDeps } from "./server-deps.js";
 import { driveTask } from "./task-driver.js";
-import { contextOfTask } from "./task-ids.js";
 import { decodeTask, decodeUpdate, encodeTask, encodeUpdate } from "./task-json.js";
+import { taskKeyOf } from "./task-key.js";
 import { lastMessages, listTasks } from "./task-list.js";
-import { startTask } from "./turn-start.js";
+import { type StartedTask, startTask } from "./turn-start.js";
 
 /** How many times a cancel re-reads a task that a running turn keeps writing to. */
 const CANCEL_ATTEMPTS = 8;
@@ -47,16 +55,23 @@ export class BatonA2aRequestHandler implements A2ARequestHandler {
     throw new ExtendedAgentCardNotConfiguredError("This agent has no extended card.");
   }
 
-  async sendMessage(params: SendMessageRequest): Promise<Message | Task> {
+  async sendMessage(params: SendMessageRequest, context?: ServerCallContext): Promise<Message | Task> {
+    const push = this.#inlinePush(params, context);
     const started = await startTask(this.deps, params.message, false);
+    await this.#savePush(started, push);
     const run = driveTask(this.deps, started);
     if (params.configuration?.returnImmediately) this.deps.waitUntil(run);
     else await run;
     return withHistory(await this.#record(started.key), params.configuration?.historyLength);
   }
 
-  async *sendMessageStream(params: SendMessageRequest): AsyncGenerator<StreamResponse> {
+  async *sendMessageStream(
+    params: SendMessageRequest,
+    context?: ServerCallContext,
+  ): AsyncGenerator<StreamResponse> {
+    const push = this.#inlinePush(params, context);
     const started = await startTask(this.deps, params.message, true);
+    await this.#savePush(started, push);
     const feed = await this.deps.taskStore.followTask(started.key);
     // The turn outlives this stream: a client that drops it resubscribes and finds the task going on.
     this.deps.waitUntil(driveTask(this.deps, started));
@@ -95,32 +110,55 @@ export class BatonA2aRequestHandler implements A2ARequestHandler {
     return listTasks(this.deps, params);
   }
 
-  async createTaskPushNotificationConfig(): Promise<never> {
-    throw new PushNotificationNotSupportedError("Push notifications are not supported.");
+  async createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context?: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return createPushConfig(this.deps, params, versionOf(context));
   }
 
-  async getTaskPushNotificationConfig(): Promise<never> {
-    throw new PushNotificationNotSupportedError("Push notifications are not supported.");
+  async getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+  ): Promise<TaskPushNotificationConfig> {
+    return getPushConfig(this.deps, params);
   }
 
-  async listTaskPushNotificationConfigs(): Promise<never> {
-    throw new PushNotificationNotSupportedError("Push notifications are not supported.");
+  async listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return listPushConfigs(this.deps, params);
   }
 
-  async deleteTaskPushNotificationConfig(): Promise<never> {
-    throw new PushNotificationNotSupportedError("Push notifications are not supported.");
+  async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    return deletePushConfig(this.deps, params);
+  }
+
+  /**
+   * A config given with the message (`configuration.taskPushNotificationConfig`), checked before anything
+   * runs: with push notifications off, or a refused URL, the message starts no task.
+   */
+  #inlinePush(params: SendMessageRequest, context: ServerCallContext | undefined): PushConfig | null {
+    const inline = params.configuration?.taskPushNotificationConfig;
+    return inline ? checkedPushConfig(this.deps, inline, versionOf(context)) : null;
+  }
+
+  /**
+   * Stores the message's config with its task before the turn writes anything it would be told of. A
+   * refusal (a resumed task that has all the configs it may have) is the client's error, but the task is
+   * open by then: its turn still runs to its end, so the task does not stay `working` for ever.
+   */
+  async #savePush(started: StartedTask, config: PushConfig | null): Promise<void> {
+    if (!config) return;
+    try {
+      await savePushConfig(this.deps, started.key, config);
+    } catch (error) {
+      this.deps.waitUntil(driveTask(this.deps, started));
+      throw error;
+    }
   }
 
   #key(taskId: string): TaskKey {
-    assertA2aId(ID_LIMITS.taskId, taskId, "the task id");
-    const contextId = contextOfTask(taskId);
-    if (contextId === null) throw taskNotFound(taskId);
-    return {
-      appName: this.deps.app.name,
-      userId: this.deps.userIdFor(contextId),
-      sessionId: contextId,
-      taskId,
-    };
+    return taskKeyOf(this.deps, taskId);
   }
 
   async #record(key: TaskKey): Promise<TaskRecord> {
@@ -129,6 +167,9 @@ export class BatonA2aRequestHandler implements A2ARequestHandler {
     return record;
   }
 }
+
+/** The A2A version a call came over (the JSON-RPC handler says; HTTP+JSON is 1.0). */
+const versionOf = (context: ServerCallContext | undefined): string => context?.requestedVersion ?? "1.0";
 
 /** The canceled snapshot and its status update. */
 function canceled(deps: A2aServerDeps, task: Task) {

@@ -5,12 +5,14 @@ import {
   formatSSEErrorEvent,
   formatSSEEvent,
   GetTaskRequest,
+  ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   type ListTasksResponse,
   SendMessageRequest,
   SSE_HEADERS,
   StreamResponse,
   Task,
+  TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
 import {
   ContentTypeNotSupportedError,
@@ -18,7 +20,7 @@ import {
   restStatusFor,
   toRestErrorBody,
 } from "@a2a-js/sdk/errors";
-import { validateVersion } from "@a2a-js/sdk/server";
+import { ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import { toA2aError } from "./a2a-errors.js";
 import { MAX_A2A_BODY_BYTES } from "./json-rpc.js";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
@@ -30,7 +32,9 @@ export type RestCall =
   | { op: "get"; id: string }
   | { op: "list" }
   | { op: "cancel" | "subscribe"; id: string }
-  | { op: "extendedCard" };
+  | { op: "extendedCard" }
+  | { op: "pushCreate" | "pushList"; id: string }
+  | { op: "pushGet" | "pushDelete"; id: string; configId: string };
 
 /**
  * Answers one HTTP+JSON call through the same request handler as JSON-RPC: bodies and query parameters are
@@ -72,8 +76,35 @@ async function dispatch(call: RestCall, request: Request, handler: BatonA2aReque
       return json(listed(await handler.listTasks(listRequest(query))));
     case "extendedCard":
       return json(AgentCard.toJSON(await handler.getAuthenticatedExtendedAgentCard()));
+    case "pushCreate": {
+      const body = await readJson(request);
+      const fields = { ...(isObject(body) ? body : {}), taskId: call.id };
+      const params = TaskPushNotificationConfig.fromJSON(checked("CreateTaskPushNotificationConfig", fields));
+      const context = new ServerCallContext({ requestedVersion: "1.0" });
+      const created = await handler.createTaskPushNotificationConfig(params, context);
+      return json(TaskPushNotificationConfig.toJSON(created), 201);
+    }
+    case "pushList": {
+      const listed = await handler.listTaskPushNotificationConfigs({
+        tenant: "",
+        taskId: call.id,
+        pageSize: 0,
+        pageToken: "",
+      });
+      return json(ListTaskPushNotificationConfigsResponse.toJSON(listed));
+    }
+    case "pushGet": {
+      const params = { tenant: "", taskId: call.id, id: call.configId };
+      return json(TaskPushNotificationConfig.toJSON(await handler.getTaskPushNotificationConfig(params)));
+    }
+    case "pushDelete":
+      await handler.deleteTaskPushNotificationConfig({ tenant: "", taskId: call.id, id: call.configId });
+      return new Response(null, { status: 204 });
   }
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** HTTP+JSON is 1.0 only: no header means 1.0; any other version is `VersionNotSupportedError`. */
 function checkVersion(request: Request, card: AgentCard): void {
@@ -83,6 +114,11 @@ function checkVersion(request: Request, card: AgentCard): void {
 }
 
 async function sendRequest(request: Request, method: string): Promise<SendMessageRequest> {
+  return SendMessageRequest.fromJSON(checked(method, await readJson(request)));
+}
+
+/** A JSON body (A2A's or plain JSON's media type, at most `MAX_A2A_BODY_BYTES`), parsed. */
+async function readJson(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (contentType && contentType !== "application/json" && contentType !== A2A_CONTENT_TYPE)
     throw new ContentTypeNotSupportedError(
@@ -91,14 +127,11 @@ async function sendRequest(request: Request, method: string): Promise<SendMessag
   const raw = await request.text();
   if (new TextEncoder().encode(raw).byteLength > MAX_A2A_BODY_BYTES)
     throw new RequestMalformedError(`The body is larger than ${MAX_A2A_BODY_BYTES} bytes.`);
-  let body: unknown;
   try {
-    body = JSON.parse(raw);
+    return JSON.parse(raw);
   } catch {
     throw new RequestMalformedError("The body is not valid JSON.");
   }
-  checked(method, body);
-  return SendMessageRequest.fromJSON(body);
 }
 
 /** `GET /tasks` query parameters as `ListTasks` params: numbers and flags read from their text. */

@@ -68,6 +68,20 @@ const MessageParams = z.looseObject({
   }),
 });
 
+const Authentication = z.looseObject({ scheme: z.string().min(1), credentials: z.string().nullish() });
+
+/** A2A 1.0's flat `TaskPushNotificationConfig`. */
+const PushConfigParams = z.looseObject({
+  taskId: TaskId,
+  url: z.string().min(1),
+  id: z.string().nullish(),
+  token: z.string().nullish(),
+  authentication: Authentication.nullish(),
+});
+
+/** A config of a task, named by both ids. */
+const PushConfigRef = z.looseObject({ taskId: TaskId, id: z.string().min(1) });
+
 /**
  * Each method's parameters as A2A defines them; the SDK's decoders would read a wrong one as a default (an
  * unknown state as "any", a negative page size as unset), so they are checked here first.
@@ -79,6 +93,27 @@ const PARAMS: Readonly<Record<string, z.ZodType>> = {
   CancelTask: z.looseObject({ id: TaskId, metadata: Metadata }),
   SubscribeToTask: z.looseObject({ id: TaskId }),
   ListTasks: ListTasksParams,
+  CreateTaskPushNotificationConfig: PushConfigParams,
+  GetTaskPushNotificationConfig: PushConfigRef,
+  DeleteTaskPushNotificationConfig: PushConfigRef,
+  ListTaskPushNotificationConfigs: z.looseObject({
+    taskId: TaskId,
+    pageSize: z.number().int().min(0).nullish(),
+    pageToken: z.string().nullish(),
+  }),
+  "tasks/pushNotificationConfig/set": z.looseObject({
+    taskId: TaskId,
+    pushNotificationConfig: z.looseObject({ url: z.string().min(1), id: z.string().nullish() }),
+  }),
+  "tasks/pushNotificationConfig/get": z.looseObject({
+    id: TaskId,
+    pushNotificationConfigId: z.string().nullish(),
+  }),
+  "tasks/pushNotificationConfig/list": z.looseObject({ id: TaskId }),
+  "tasks/pushNotificationConfig/delete": z.looseObject({
+    id: TaskId,
+    pushNotificationConfigId: z.string().min(1),
+  }),
   "tasks/get": z.looseObject({ id: TaskId, historyLength: HistoryLength, metadata: Metadata }),
   "tasks/cancel": z.looseObject({ id: TaskId, metadata: Metadata }),
   "tasks/resubscribe": z.looseObject({ id: TaskId, metadata: Metadata }),

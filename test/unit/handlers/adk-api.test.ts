@@ -80,7 +80,7 @@ describe("ADK HTTP API (in-memory store)", () => {
     const res = await call("/run_sse", { method: "POST", json: runBody("s3", { streaming: true }) });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const frames = (await res.text()).split("\n\n").filter((f) => f.startsWith("data: "));
-    const events = frames.map((f) => JSON.parse(f.slice(6)) as Event);
+    const events = frames.map((f) => JSON.parse(f.split("\n")[0]?.slice(6) ?? "") as Event);
     expect(events.filter((e) => e.partial).length).toBeGreaterThan(0);
     expect(events.at(-1)).toMatchObject({ content: { parts: [{ text: "hello there" }] } });
     expect(events.at(-1)?.partial).toBeUndefined();

@@ -113,15 +113,11 @@ describe("the dev UI's endpoints", () => {
     expect((await call("/apps/shop/users/u/sessions/none/events/x/graph")).status).toBe(404);
   });
 
-  it("answers 501 with a sentence for evaluations, the builder, tests and artifacts", async () => {
+  it("answers 501 with a sentence for the builder, tests and artifacts", async () => {
     const { call } = api();
     for (const path of [
-      "/dev/apps/shop/eval_sets",
-      "/dev/apps/shop/eval_results",
-      "/dev/apps/shop/metrics-info",
       "/dev/apps/shop/builder?ts=1",
       "/dev/apps/shop/tests",
-      "/apps/shop/eval-sets",
       "/apps/shop/users/u/sessions/s/artifacts",
     ]) {
       const res = await call(path);

@@ -107,7 +107,7 @@ const TEMPLATES: readonly Template[] = [
     path: (w, r) =>
       `${r.pick(["", `/dev/apps/${w.app}`])}/debug/trace/${r.pick(w.events)}?session_id=${r.pick(w.sessions)}`,
   },
-  { endpoint: "GET eval_sets (501)", method: "GET", path: (w) => `/apps/${w.app}/eval_sets` },
+  { endpoint: "GET eval_sets", method: "GET", path: (w) => `/apps/${w.app}/eval_sets` },
   {
     endpoint: "GET /turns/:id",
     method: "GET",

@@ -29,6 +29,9 @@ function bothStores(): SessionStore & TaskStore {
     followTask: (key) => t.followTask(key),
     activeTask: (key) => t.activeTask(key),
     listTasks: (query) => t.listTasks(query),
+    savePushConfig: (key, config) => t.savePushConfig(key, config),
+    pushConfigs: (key) => t.pushConfigs(key),
+    deletePushConfig: (key, configId) => t.deletePushConfig(key, configId),
   };
 }
 

@@ -5,6 +5,7 @@ import type { TestProject } from "vitest/node";
 import { startPeer } from "../../support/a2a-peer.js";
 import { startEverythingServer, startMcpTestServer } from "../../support/mcp-processes.js";
 import { startCollector } from "../../support/otlp-collector.js";
+import { startPushReceiver } from "../../support/push-receiver.js";
 import { startFakeOpenAiServer } from "./fake-openai-server.js";
 import { RESULT_SECRET, startResultReceiver } from "./result-receiver.js";
 
@@ -19,6 +20,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("resultSecret", RESULT_SECRET);
   const collector = await startCollector();
   project.provide("otlpCollectorUrl", collector.url);
+  // A2A push notifications' receiver (the demo entry's queue consumer POSTs to it).
+  const pushReceiver = await startPushReceiver();
+  project.provide("pushReceiverUrl", pushReceiver.origin);
   // The seed repro's peer: it reads a file, then its task fails.
   const peer = await startPeer({
     version: "1.0",
@@ -43,6 +47,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await Promise.all([mcp.stop(), stoppableMcp.stop(), everything.stop()]);
     await peer.close();
-    await Promise.all([close(model.server), close(receiver.server), collector.close()]);
+    await Promise.all([close(model.server), close(receiver.server), collector.close(), pushReceiver.close()]);
   };
 }

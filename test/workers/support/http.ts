@@ -75,11 +75,20 @@ export async function expectJson<T = unknown>(
 
 /** The events of a `/run_sse` body, one per `data:` frame. */
 export async function sseEvents(response: Response): Promise<Event[]> {
+  return (await sseFrames(response)).map((frame) => frame.event);
+}
+
+/** The frames of an SSE body: each one's event (its `data:` line) and its SSE `id`, if it has one. */
+export async function sseFrames(response: Response): Promise<{ event: Event; id: string | undefined }[]> {
   expect(response.headers.get("content-type")).toContain("text/event-stream");
   const frames = (await response.text()).split("\n\n").filter((frame) => frame.trim() !== "");
-  for (const frame of frames) expect(frame).toMatch(/^data: /);
-  // SAFETY: each frame carries one event serialised by the handler; the tests check its fields.
-  return frames.map((frame) => JSON.parse(frame.slice("data: ".length)) as Event);
+  return frames.map((frame) => {
+    const lines = frame.split("\n");
+    expect(lines[0]).toMatch(/^data: /);
+    const id = lines.find((l) => l.startsWith("id: "))?.slice("id: ".length);
+    // SAFETY: each frame carries one event serialised by the handler; the tests check its fields.
+    return { event: JSON.parse(lines[0]?.slice("data: ".length) ?? "") as Event, id };
+  });
 }
 
 /** Unique ids for one test: app, user and session names no other test uses. */

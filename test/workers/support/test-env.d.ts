@@ -32,6 +32,7 @@ declare module "vitest" {
     resultReceiverUrl: string;
     /** Base URL of the OTLP collector stand-in; GET answers the bodies it received (from the globalSetup). */
     otlpCollectorUrl: string;
+    pushReceiverUrl: string;
     /** The `whsec_` key the receiver verifies `onResult` signatures with. */
     resultSecret: string;
     /** The demo entry's `GITHUB_WEBHOOK_SECRET`. */

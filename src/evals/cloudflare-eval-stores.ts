@@ -1,0 +1,100 @@
+/**
+ * The Worker's eval document stores: an R2 bucket when the Worker has one for them, else the app's own
+ * Durable Object (its SQLite `eval_documents` table). Both keep the JSON text `eval-sets.ts` writes.
+ */
+import { BatonError } from "../core/errors.js";
+import { remote } from "../session/rpc-result.js";
+import type { AppObject } from "../session/scope-objects.js";
+import { assertDocumentSize, type EvalDocumentKind, type EvalDocumentStore } from "./eval-store.js";
+
+/** The bindings the eval stores look for, in order of preference. */
+export interface EvalStoreEnv {
+  /** A bucket of its own for eval sets and results. */
+  EVALS?: R2Bucket;
+  /** The artifacts bucket, shared under the `evals/` prefix when there is no `EVALS`. */
+  ARTIFACTS?: R2Bucket;
+  APPS?: DurableObjectNamespace<AppObject>;
+}
+
+/** ADK's local file names: `<id>.evalset.json` and `<id>.evalset_result.json`. */
+const SUFFIX: Record<EvalDocumentKind, string> = { set: ".evalset.json", result: ".evalset_result.json" };
+const folder = (appName: string, kind: EvalDocumentKind) =>
+  `evals/${appName}/${kind === "set" ? "sets" : "results"}/`;
+
+/** Eval documents as R2 objects `evals/<app>/sets/<id>.evalset.json` and `…/results/<id>.evalset_result.json`. */
+export class R2EvalStore implements EvalDocumentStore {
+  constructor(private readonly bucket: R2Bucket) {}
+
+  private key(appName: string, kind: EvalDocumentKind, id: string): string {
+    return `${folder(appName, kind)}${id}${SUFFIX[kind]}`;
+  }
+
+  async get(appName: string, kind: EvalDocumentKind, id: string): Promise<string | null> {
+    const object = await this.bucket.get(this.key(appName, kind, id));
+    return object ? object.text() : null;
+  }
+
+  async put(appName: string, kind: EvalDocumentKind, id: string, json: string): Promise<void> {
+    assertDocumentSize(kind, id, json);
+    await this.bucket.put(this.key(appName, kind, id), json, {
+      httpMetadata: { contentType: "application/json" },
+    });
+  }
+
+  async delete(appName: string, kind: EvalDocumentKind, id: string): Promise<boolean> {
+    const key = this.key(appName, kind, id);
+    if (!(await this.bucket.head(key))) return false;
+    await this.bucket.delete(key);
+    return true;
+  }
+
+  async list(appName: string, kind: EvalDocumentKind): Promise<string[]> {
+    const prefix = folder(appName, kind);
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.bucket.list({ prefix, ...(cursor ? { cursor } : {}) });
+      for (const { key } of page.objects)
+        if (key.endsWith(SUFFIX[kind])) ids.push(key.slice(prefix.length, -SUFFIX[kind].length));
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+    return ids.sort();
+  }
+}
+
+/** Eval documents in the app's Durable Object (one per app, as its `app:` state). */
+export class DurableObjectEvalStore implements EvalDocumentStore {
+  constructor(private readonly apps: DurableObjectNamespace<AppObject>) {}
+
+  private app(appName: string) {
+    return remote(this.apps.getByName(JSON.stringify([appName])));
+  }
+
+  get(appName: string, kind: EvalDocumentKind, id: string): Promise<string | null> {
+    return this.app(appName).evalDocument(kind, id);
+  }
+
+  async put(appName: string, kind: EvalDocumentKind, id: string, json: string): Promise<void> {
+    assertDocumentSize(kind, id, json);
+    await this.app(appName).putEvalDocument(kind, id, json);
+  }
+
+  delete(appName: string, kind: EvalDocumentKind, id: string): Promise<boolean> {
+    return this.app(appName).deleteEvalDocument(kind, id);
+  }
+
+  list(appName: string, kind: EvalDocumentKind): Promise<string[]> {
+    return this.app(appName).listEvalDocuments(kind);
+  }
+}
+
+/** The Worker's eval store: `EVALS`, else `ARTIFACTS`, else the `APPS` objects; 501 with none of them. */
+export function evalStoreOf(env: EvalStoreEnv): EvalDocumentStore {
+  const bucket = env.EVALS ?? env.ARTIFACTS;
+  if (bucket) return new R2EvalStore(bucket);
+  if (env.APPS) return new DurableObjectEvalStore(env.APPS);
+  throw new BatonError(
+    "not_supported",
+    "Evaluations need somewhere to keep eval sets: an R2 bucket bound as EVALS or ARTIFACTS, or the APPS Durable Object binding.",
+  );
+}
