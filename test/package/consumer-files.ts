@@ -4,8 +4,15 @@
  * issue names (a typical Workers one and a Node `nodenext` one), each with `skipLibCheck` on and off.
  */
 
-/** A Worker that reaches every exports entry, so every entry's declarations are compiled. */
-export const WORKER_TS = `import { aiSdkRuntime, defineApp, functionTool, LlmAgent, RuntimeAgent } from "@baton-agents/core";
+/**
+ * A Worker that reaches every exports entry (`entries`: package.json's, so a new entry is covered too), so
+ * every entry's declarations are compiled, and uses the main ones as an app does.
+ */
+export const workerTs = (entries: readonly string[]) => `${entries
+  .map((entry, i) => `import * as entry${i} from "@baton-agents/core${entry.slice(1)}";`)
+  .join("\n")}
+export const everyEntry = [${entries.map((_, i) => `entry${i}`).join(", ")}];
+import { aiSdkRuntime, defineApp, functionTool, LlmAgent, RuntimeAgent } from "@baton-agents/core";
 import { createWorker } from "@baton-agents/core/cloudflare";
 import { inboundEmail } from "@baton-agents/core/cloudflare/email";
 import { mcpServer } from "@baton-agents/core/mcp";

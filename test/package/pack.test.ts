@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_MJS, nodeTsconfig, WORKER_TS, workersTsconfig } from "./consumer-files.js";
+import { APP_MJS, nodeTsconfig, workersTsconfig, workerTs } from "./consumer-files.js";
 import { type DevServer, type Ran, run, startDev } from "./processes.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -79,7 +79,8 @@ beforeAll(async () => {
     },
   };
   await writeFile(join(consumer, "package.json"), JSON.stringify(consumerPkg, null, 2));
-  await writeFile(join(consumer, "worker.ts"), WORKER_TS);
+  const entries = Object.keys(repoPkg.exports).filter((entry) => entry !== "./package.json");
+  await writeFile(join(consumer, "worker.ts"), workerTs(entries));
   await writeFile(join(consumer, "app.mjs"), APP_MJS);
   for (const skip of [true, false]) {
     const suffix = skip ? "" : "-strict-libs";
