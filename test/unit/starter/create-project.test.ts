@@ -21,7 +21,9 @@ function bindingLines(toml: string): Set<string> {
       section = line;
       if (section !== "[alias]" && section !== "[dev]") kept.add(section);
     } else if (
-      /^(name|class_name|binding|bucket_name|queue|dead_letter_queue|tag|new_sqlite_classes|crons)\s*=/.test(line)
+      /^(name|class_name|binding|bucket_name|queue|dead_letter_queue|tag|new_sqlite_classes|crons)\s*=/.test(
+        line,
+      )
     )
       kept.add(
         `${section} ${line.split("=")[0]?.trim()}${/^crons/.test(line) ? "" : ` = ${line.split("=")[1]?.trim()}`}`,
