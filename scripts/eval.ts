@@ -98,7 +98,8 @@ async function record(app: App, file: string, evalId: string, messages: string[]
       };
   const evalCases = [...existing.evalCases.filter((c) => c.evalId !== evalId), evalCase];
   await writeFile(file, evalSetFileText({ ...existing, evalCases }));
-  console.log(`recorded ${evalId} (${evalCase.conversation.length} invocations) in ${file}`);
+  const n = evalCase.conversation.length;
+  console.log(`recorded ${evalId} (${n} invocation${n === 1 ? "" : "s"}) in ${file}`);
 }
 
 async function main(): Promise<number> {

@@ -3,6 +3,7 @@ import { toWireSeconds } from "../core/ids.js";
 import type { Clock, IdSource } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
 import type { Runner } from "../runner/runner.js";
+import { DEFAULT_EVAL_USER_ID, EVAL_SESSION_ID_PREFIX } from "./eval-session.js";
 import {
   type EvalCase,
   type EvalCaseResult,
@@ -16,10 +17,7 @@ import {
 import { invocationsOf } from "./invocations.js";
 import { caseStatus, evaluateMetric } from "./metrics.js";
 
-/** ADK's prefix of the sessions eval runs make (`cli_eval.EVAL_SESSION_ID_PREFIX`); session lists hide them. */
-export const EVAL_SESSION_ID_PREFIX = "___eval___session___";
-/** The user an eval case runs as when it names none (ADK's `test_user_id`). */
-export const DEFAULT_EVAL_USER_ID = "test_user_id";
+export { DEFAULT_EVAL_USER_ID, EVAL_SESSION_ID_PREFIX } from "./eval-session.js";
 
 export interface EvalRunDeps {
   /** The app's runner (its `app` is the one evaluated) over `sessionStore`. */

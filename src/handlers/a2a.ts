@@ -10,7 +10,7 @@ import type { App } from "../runner/app.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
-import { assertService, callerOf } from "./caller.js";
+import { assertMayActAs, type Caller, callerOf } from "./caller.js";
 import { BATON_VERSION } from "./meta.js";
 import type { ApiDeps, HonoEnv } from "./types.js";
 
@@ -43,8 +43,8 @@ function defaultApp(deps: ApiDeps): App {
 }
 
 /**
- * `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions; service tokens only, since A2A
- * contexts are not tied to the caller's user (docs/decisions/022).
+ * `POST /a2a/:app`: A2A JSON-RPC (1.0 and 0.3) over the app's sessions. A service token's contexts belong
+ * to A2A's own users; an end user's are their own sessions (see `serverDeps`).
  */
 export const a2aRpc = new Hono<HonoEnv>()
   .post("/a2a/:app", (c) => rpc(c, findApp(c.var.deps.apps, c.req.param("app"))))
@@ -52,7 +52,6 @@ export const a2aRpc = new Hono<HonoEnv>()
   .post("/", (c) => rpc(c, defaultApp(c.var.deps)));
 
 function rpc(c: Context<HonoEnv>, app: App) {
-  assertService(callerOf(c), "A2A serving");
   return handleJsonRpc(c.req.raw, new BatonA2aRequestHandler(serverDeps(c, app)));
 }
 
@@ -96,7 +95,6 @@ function taskCall(method: string, ref: string): RestCall {
 }
 
 function rest(c: Context<HonoEnv>, call: RestCall) {
-  assertService(callerOf(c), "A2A serving");
   const app = findApp(c.var.deps.apps, c.req.param("app") ?? "");
   return handleRest(call, c.req.raw, new BatonA2aRequestHandler(serverDeps(c, app)));
 }
@@ -111,8 +109,27 @@ function cardOf(c: Context<HonoEnv>, app: App) {
   });
 }
 
+/**
+ * Whose sessions an A2A caller's contexts are. A service token's: each context's own reserved user (or
+ * the configured one, decision 029). An end user's (decision 022): their own, so every context id they
+ * send names a session of theirs, a task of anyone else's context is not found, and `ListTasks` lists
+ * their tasks alone.
+ */
+function contextOwner(caller: Caller, app: App, deps: HonoEnv["Variables"]["deps"]) {
+  if (caller.kind === "end-user") {
+    assertMayActAs(caller, app.name, caller.subject);
+    return { userIdFor: () => caller.subject, listUserId: caller.subject };
+  }
+  return {
+    // Baton's own callers' users are reserved: no end user's token can name them (decision 029).
+    userIdFor: (contextId: string) =>
+      deps.a2aUserId === undefined ? a2aContextUserId(contextId) : reservedUserId("a2a", deps.a2aUserId),
+  };
+}
+
 function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
   const deps = c.var.deps;
+  const owner = contextOwner(callerOf(c), app, deps);
   const { taskStore } = deps;
   if (!taskStore)
     throw new BatonError("internal", "A2A needs a task store: give createAdkApi's deps a taskStore.");
@@ -125,9 +142,7 @@ function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
     sessionStore: deps.sessionStore,
     taskStore,
     services,
-    // Baton's own callers' users are reserved: no end user's token can name them (decision 029).
-    userIdFor: (contextId) =>
-      deps.a2aUserId === undefined ? a2aContextUserId(contextId) : reservedUserId("a2a", deps.a2aUserId),
+    ...owner,
     waitUntil,
     ...(deps.a2aPush ? { push: deps.a2aPush } : {}),
     ...(onTrace ? { onTrace } : {}),

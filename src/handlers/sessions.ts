@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
+import { EVAL_SESSION_ID_PREFIX } from "../evals/eval-session.js";
 import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
 import { assertNoAppState, callerOf } from "./caller.js";
@@ -43,9 +44,11 @@ export const sessions = new Hono<AppScopedEnv>()
     });
     return c.json(session);
   })
-  .get("/apps/:app/users/:user/sessions", async (c) =>
-    c.json(await serviceOf(c).list(c.var.app.name, c.req.param("user"))),
-  )
+  // The sessions eval runs make are left out, as ADK's server leaves them out; each is still read by id.
+  .get("/apps/:app/users/:user/sessions", async (c) => {
+    const listed = await serviceOf(c).list(c.var.app.name, c.req.param("user"));
+    return c.json(listed.filter((s) => !s.id.startsWith(EVAL_SESSION_ID_PREFIX)));
+  })
   .get("/apps/:app/users/:user/sessions/:session", async (c) =>
     c.json(await serviceOf(c).get(keyOf(c.var.app, c.req.param()))),
   )

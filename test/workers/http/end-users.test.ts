@@ -244,13 +244,9 @@ describe("end-user mode: a verified JWT reaches only its subject's sessions", ()
     expect(await expectJson<Session[]>(asGithub(sessionsPath(app, "github")), 200)).toEqual([]);
   });
 
-  it("refuses end users A2A serving and webhook turn status with 403", async () => {
-    const { app, issuer, alice, as } = await setup();
+  it("refuses end users webhook turn status with 403 (A2A serves them in their own sessions: a2a-end-users.test.ts)", async () => {
+    const { issuer, alice, as } = await setup();
     const asAlice = as(await issuer.token({ sub: alice }));
-    const rpc = { jsonrpc: "2.0", id: 1, method: "message/send", params: {} };
-    expect((await expectJson<Refusal>(asAlice(`/a2a/${app}`, { method: "POST", json: rpc }), 403)).code).toBe(
-      "forbidden",
-    );
     await expectJson(asAlice("/turns/some-turn"), 403);
   });
 

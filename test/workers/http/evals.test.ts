@@ -143,6 +143,9 @@ describe("ADK's eval routes, as the dev UI calls them (/dev/apps/:app/…)", () 
     // The eval ran in a session of the case's user, which the dev UI opens to show the run.
     const evalSession = await sessionsOf(call, "demo", user).get(run?.sessionId ?? "");
     expect(evalSession.events.filter((e) => e.author === "user")).toHaveLength(1);
+    // …and which the session list leaves out, as ADK's server does.
+    const listed = await expectJson<{ id: string }[]>(call(`/apps/demo/users/${user}/sessions`), 200);
+    expect(listed.map((s) => s.id)).toEqual([session]);
 
     const results = await expectJson<string[]>(call(`${base}/eval_results`), 200);
     const mine = results.filter((id) => id.startsWith(`demo_${setId}_`));
