@@ -1,4 +1,5 @@
 // The demo app's Worker entry (wrangler `main`): `npm run dev` serves it on 127.0.0.1:8787.
+import { adkReplayPlugin } from "@baton-agents/core";
 import { createWorker } from "@baton-agents/core/cloudflare";
 import { inboundEmail } from "@baton-agents/core/cloudflare/email";
 import { evalRoutes } from "@baton-agents/core/cloudflare/evals";
@@ -8,5 +9,11 @@ import { demoApp } from "./demo/app.js";
 export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
 
 // Every app is also an MCP server at /mcp/<app> (README "Every app is an MCP server"); the dev UI's Evals
-// tab works (README "Evaluations").
-export default createWorker({ apps: [demoApp], email: inboundEmail, mcp: mcpServer(), evals: evalRoutes() });
+// tab works (README "Evaluations"); `ADK_REPLAY=true` serves ADK's replay mode (docs/conformance.md).
+export default createWorker({
+  apps: [demoApp],
+  email: inboundEmail,
+  mcp: mcpServer(),
+  evals: evalRoutes(),
+  replay: adkReplayPlugin,
+});

@@ -24,6 +24,12 @@ export interface FunctionToolConfig<S extends z.ZodType> {
    * out, both: a turn then reads both scopes' Durable Objects. `[]` for a tool that touches neither.
    */
   stateScopes?: readonly SharedScope[];
+  /**
+   * Running the same call twice has the same effect as once (a read, a lookup, a keyed upsert). A turn
+   * resumed after a crash runs an unfinished call of an idempotent tool again; an unfinished call of any
+   * other tool is never run twice: its response is an "interrupted" error (decision 028). Default `false`.
+   */
+  idempotent?: boolean;
 }
 
 /** A tool the model can call. Build one with `functionTool`. */
@@ -31,6 +37,8 @@ export interface FunctionTool {
   readonly name: string;
   readonly description: string;
   readonly isLongRunning: boolean;
+  /** Whether an interrupted call may run again on resume (`FunctionToolConfig.idempotent`); unset: no. */
+  readonly idempotent?: boolean | undefined;
   /** The shared scopes it may touch; left out, both (see `FunctionToolConfig.stateScopes`). */
   readonly stateScopes?: readonly SharedScope[] | undefined;
   declaration(): ToolDeclaration;
@@ -65,6 +73,7 @@ export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>)
     name: config.name,
     description: config.description,
     isLongRunning: config.isLongRunning ?? false,
+    idempotent: config.idempotent ?? false,
     stateScopes: config.stateScopes,
     declaration: () => ({
       name: config.name,

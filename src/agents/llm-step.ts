@@ -9,6 +9,7 @@ import { CallbackContext } from "./callback-context.js";
 import { firstResult } from "./callbacks.js";
 import { handOff } from "./hand-off.js";
 import { editableContents } from "./history.js";
+import { resumeInterruptedCalls } from "./interrupted-calls.js";
 import type { InvocationContext } from "./invocation-context.js";
 import type { LlmAgent } from "./llm-agent.js";
 import { buildLlmRequest } from "./llm-request-builder.js";
@@ -143,6 +144,9 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   // The user answered a confirmation: the confirmed calls run first, and the model sees their results.
   const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
   if (resumed) yield resumed;
+  // A resumed invocation (after a crash) answers the calls its first run left without a response.
+  const interrupted = resumed ? undefined : await resumeInterruptedCalls(ctx, agent, tools, agent.config);
+  if (interrupted) yield interrupted;
   const cbCtx = new CallbackContext(ctx);
   const request = await buildLlmRequest(
     agent,

@@ -1,17 +1,17 @@
 import type { Hono } from "hono";
 import { consumePushDeliveries } from "../a2a/server/push-consumer.js";
 import { pushPolicyFromList } from "../a2a/server/push-policy.js";
+import type { RunPlugin } from "../agents/plugins.js";
 import { BlobArtifactService } from "../artifacts/blob-artifact-service.js";
 import { type ArtifactBucket, r2Blobs } from "../artifacts/r2-blobs.js";
 import { BatonError } from "../core/errors.js";
-import type { RunServices } from "../core/ports.js";
+import type { MemoryService, RunServices } from "../core/ports.js";
 import type { PushDelivery } from "../core/task-store.js";
 import { defaultServices } from "../defaults.js";
 import type { EmailSupport } from "../email/email-support.js";
 import type { IncomingEmail } from "../email/receive-email.js";
 import { aiSdkModelPort } from "../models/ai-sdk-model-port.js";
 import type { ModelProvider } from "../models/model-provider.js";
-import { adkReplayPlugin } from "../replay/replay-plugin.js";
 import type { App } from "../runner/app.js";
 import { fireSchedules } from "../schedules/fire-schedules.js";
 import { DurableObjectMemoryService } from "../session/do-memory.js";
@@ -78,8 +78,20 @@ export interface WorkerOptions {
   evals?: Hono<HonoEnv>;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
+  /**
+   * The memory service (ADK's): by default each user's Durable Object (SQLite full-text search);
+   * `vectorizeMemory(...)` from `@baton-agents/core/cloudflare` for semantic search over Vectorize.
+   */
+  memory?: (env: BatonWorkerEnv) => MemoryService;
   /** Inbound email (`inboundEmail` from `@baton-agents/core/cloudflare/email`), needed by apps with an `email` route. */
   email?: EmailSupport;
+  /**
+   * ADK's replay mode for conformance runs: `adkReplayPlugin` from `@baton-agents/core`, put first in every
+   * app's plugins when the var `ADK_REPLAY` is `"true"`. Opt-in, so a Worker that is never replayed bundles
+   * none of it; with the var set and no plugin given, every request is refused (a replayed case must never
+   * reach a real model).
+   */
+  replay?: RunPlugin;
 }
 
 /**
@@ -88,22 +100,25 @@ export interface WorkerOptions {
  */
 const inReplayMode = (env: BatonWorkerEnv): boolean => env.ADK_REPLAY === "true";
 
-/** The apps with ADK's replay plugin first. */
-const withReplay = (apps: ReadonlyMap<string, App>): ReadonlyMap<string, App> =>
-  new Map(
-    [...apps].map(([name, app]) => [name, { ...app, plugins: [adkReplayPlugin, ...(app.plugins ?? [])] }]),
-  );
+/** The apps with the replay plugin first. */
+const withReplay = (apps: ReadonlyMap<string, App>, plugin: RunPlugin): ReadonlyMap<string, App> =>
+  new Map([...apps].map(([name, app]) => [name, { ...app, plugins: [plugin, ...(app.plugins ?? [])] }]));
+
+/** The apps a request is served with: the replayed ones in replay mode, which needs the plugin. */
+function replayAware(apps: ReadonlyMap<string, App>, plugin: RunPlugin | undefined) {
+  const replayApps = plugin ? withReplay(apps, plugin) : undefined;
+  return (env: BatonWorkerEnv): ReadonlyMap<string, App> => {
+    if (!inReplayMode(env)) return apps;
+    if (replayApps) return replayApps;
+    throw new BatonError(
+      "invalid_config",
+      "ADK_REPLAY is true, but this Worker has no replay plugin: pass `replay: adkReplayPlugin` (from @baton-agents/core) to createWorker.",
+    );
+  };
+}
 
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
-
-/** The memory service in the users' objects (`USERS`, which the session store has too), one per env. */
-const memoryServices = new WeakMap<BatonWorkerEnv, DurableObjectMemoryService>();
-function memoryOf(env: BatonWorkerEnv): DurableObjectMemoryService {
-  const made = memoryServices.get(env) ?? new DurableObjectMemoryService(env);
-  memoryServices.set(env, made);
-  return made;
-}
 
 /** The artifact service over the env's `ARTIFACTS` bucket, one per bucket binding (the env lives as long as the isolate). */
 const artifactServices = new WeakMap<ArtifactBucket, BlobArtifactService>();
@@ -141,10 +156,22 @@ export function createWorker(options: WorkerOptions) {
   if (defaultApp !== undefined && !apps.has(defaultApp))
     throw new BatonError("invalid_config", `a2a.defaultApp names no app: "${defaultApp}".`);
   const models = aiSdkModelPort(options.models);
-  const replayApps = withReplay(apps);
-  const appsFor = (env: BatonWorkerEnv) => (inReplayMode(env) ? replayApps : apps);
+  const appsFor = replayAware(apps, options.replay);
+  // The memory service: the option's, or the users' objects (`USERS`, which the session store has too); one per env.
+  const memories = new WeakMap<BatonWorkerEnv, MemoryService>();
+  const memoryFor = (env: BatonWorkerEnv): MemoryService => {
+    const made = memories.get(env) ?? options.memory?.(env) ?? new DurableObjectMemoryService(env);
+    memories.set(env, made);
+    return made;
+  };
   const services = (env: BatonWorkerEnv): RunServices =>
-    defaultServices({ models, ...artifactsOf(env), memory: memoryOf(env), ...options.services, env });
+    defaultServices({
+      models,
+      ...artifactsOf(env),
+      memory: memoryFor(env),
+      ...options.services,
+      env,
+    });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;

@@ -38,6 +38,7 @@ async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<As
     streaming: body.streaming,
     ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
     ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
+    ...(body.invocationId ? { invocationId: body.invocationId, resume: true } : {}),
   });
 }
 

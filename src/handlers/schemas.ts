@@ -62,19 +62,18 @@ export const PatchSessionBodySchema = requestBody({ stateDelta: StateMapSchema }
 /**
  * ADK `RunAgentRequest`, camelCase or snake_case. `functionCallEventId` only decides how ADK splits an event
  * carrying an `artifactDelta` on SSE (`sseFrames`): given, it is sent whole.
- * `invocationId` asks to resume a paused invocation, which ADK refuses for a non-resumable app; so does Baton.
+ * `invocationId` resumes that invocation from its stored events (ADK's resumability, decision 028): its own
+ * stored user event is the turn's message, so `newMessage` is not stored again.
  */
-export const RunAgentRequestSchema = requestBody(
-  {
-    appName: AppNameSchema,
-    userId: UserIdSchema,
-    sessionId: SessionIdSchema,
-    newMessage: ContentSchema,
-    streaming: z.boolean().default(false),
-    stateDelta: StateMapSchema.optional(),
-    customMetadata: StateMapSchema.optional(),
-    functionCallEventId: z.string().optional(),
-  },
-  { invocationId: "resuming an invocation is not supported: Baton apps are not resumable" },
-);
+export const RunAgentRequestSchema = requestBody({
+  appName: AppNameSchema,
+  userId: UserIdSchema,
+  sessionId: SessionIdSchema,
+  newMessage: ContentSchema,
+  streaming: z.boolean().default(false),
+  stateDelta: StateMapSchema.optional(),
+  customMetadata: StateMapSchema.optional(),
+  functionCallEventId: z.string().optional(),
+  invocationId: z.string().min(1).max(128).optional(),
+});
 export type RunAgentRequest = z.infer<typeof RunAgentRequestSchema>;

@@ -50,6 +50,11 @@ export interface RunRequest {
    */
   invocationId?: string;
   userEventId?: string;
+  /**
+   * Resume the stored invocation `invocationId` (ADK's `invocationId` on `/run`): its stored user event is
+   * the turn's (found here when `userEventId` is not given); `not_found` when the session has none.
+   */
+  resume?: boolean;
 }
 
 /**
@@ -94,10 +99,12 @@ export class Runner {
     validateNewMessage(request.newMessage);
     const key: SessionKey = { appName: this.app.name, userId: request.userId, sessionId: request.sessionId };
     const invocationId = request.invocationId ?? newInvocationId(this.services.ids);
+    const userEventId =
+      request.userEventId ?? (request.resume ? await this.storedUserEventId(key, invocationId) : undefined);
     const userEvent = stampMetadata(
       createEvent(
         {
-          ...(request.userEventId === undefined ? {} : { id: request.userEventId }),
+          ...(userEventId === undefined ? {} : { id: userEventId }),
           invocationId,
           author: "user",
           // A literal, not a spread of the message: V8 gave each spread copy a hidden class of its own, and
@@ -219,6 +226,16 @@ export class Runner {
       await this.store.endTurn(key, lease, finished);
       this.onTrace?.(finished);
     }
+  }
+
+  /** The id of the user event that began a stored invocation (`RunRequest.resume`). */
+  private async storedUserEventId(key: SessionKey, invocationId: string): Promise<string> {
+    const session = await this.store.getSession(key);
+    if (!session) throw new BatonError("session_not_found", "Session not found");
+    const first = session.events.find((e) => e.invocationId === invocationId && e.author === "user");
+    if (!first)
+      throw new BatonError("not_found", `Invocation ${invocationId} is not in session ${key.sessionId}`);
+    return first.id;
   }
 
   /** Stores a `LEASE_LOST` error event without the lease (accepted only while no other turn holds it). */

@@ -31,7 +31,8 @@ describe("generateContentConfig", () => {
     expect(model.calls[0]).toMatchObject(settings);
     const plain = scriptedModel([{ text: "ok" }]);
     await (await harness(new LlmAgent({ name: "plain", model: plain }))).turn("hi");
-    expect(Object.keys(plain.calls[0] ?? {}).sort()).toEqual(["prompt"]);
+    // The turn's abort signal (decision 028: a stopped turn aborts its model call) and the prompt, no setting.
+    expect(Object.keys(plain.calls[0] ?? {}).sort()).toEqual(["abortSignal", "prompt"]);
   });
 
   it("asks for JSON with responseMimeType, and with genai's upper-case responseSchema as JSON Schema", async () => {

@@ -8,8 +8,8 @@ describe("ADK request bodies: supported fields only", () => {
   it.each([
     ["an unknown field", { colour: "red" }, "colour"],
     ["an unknown snake_case field, named as sent", { new_messages: [] }, "new_messages"],
-    ["invocationId (resuming is not supported)", { invocationId: "e-1" }, "invocationId"],
-    ["invocation_id, named as sent", { invocation_id: "e-1" }, "invocation_id"],
+    ["an empty invocationId", { invocationId: "" }, "invocationId"],
+    ["an invocation_id longer than 128 characters", { invocation_id: "e".repeat(129) }, "invocationId"],
   ])("answers /run with %s: 400 naming the field, and appends nothing", async (_, extra, field) => {
     const { call, store } = api();
     await call("/apps/hello/users/u1/sessions", { method: "POST", json: { sessionId: "strict-run" } });
@@ -30,11 +30,12 @@ describe("ADK request bodies: supported fields only", () => {
     expect(detail).toContain("stateDelta: ");
   });
 
-  it("explains why invocationId is refused", async () => {
+  it("answers 404 for an invocationId to resume that the session does not have", async () => {
     const { call } = api();
     await call("/apps/hello/users/u1/sessions", { method: "POST", json: { sessionId: "resume" } });
     const res = await call("/run_sse", { method: "POST", json: runBody("resume", { invocationId: "e-1" }) });
-    expect(await detailOf(res)).toContain("invocationId: resuming an invocation is not supported");
+    expect(res.status).toBe(404);
+    expect(await detailOf(res)).toContain("Invocation e-1 is not in session resume");
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/event.js";
+import { adkReplayPlugin } from "../../../src/replay/replay-plugin.js";
 import { helloApp } from "../support/apps.js";
 import { fakeModelServer } from "../support/fake-model.js";
 import { callWorker, expectJson, freshIds, noSleep, runBody, sessionsOf } from "../support/http.js";
@@ -33,7 +34,7 @@ async function turnWithReplayConfig(vars: Record<string, string>) {
   const fake = fakeModelServer();
   const ids = freshIds("replay");
   const call = callWorker(
-    { apps: [helloApp(ids.app)], services: { sleep: noSleep } },
+    { apps: [helloApp(ids.app)], services: { sleep: noSleep }, replay: adkReplayPlugin },
     { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl(), ...vars },
   );
   await sessionsOf(call, ids.app, ids.user).create({ sessionId: ids.session });
@@ -74,7 +75,7 @@ describe("ADK's replay mode in the served Worker", () => {
     const logged: string[] = [];
     const log = (message: string) => void logged.push(message);
     const call = callWorker(
-      { apps: [helloApp(ids.app)], services: { sleep: noSleep, log } },
+      { apps: [helloApp(ids.app)], services: { sleep: noSleep, log }, replay: adkReplayPlugin },
       { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl(), ADK_REPLAY: "true" },
     );
     await sessionsOf(call, ids.app, ids.user).create({ sessionId: ids.session });
@@ -89,5 +90,21 @@ describe("ADK's replay mode in the served Worker", () => {
     expect(logged).toEqual([
       expect.stringContaining(`Agent "root" failed in ${event?.invocationId}: ReplayMismatch`),
     ]);
+  });
+
+  it("refuses every request when ADK_REPLAY is true but the Worker was built without the replay plugin", async () => {
+    const fake = fakeModelServer();
+    const ids = freshIds("replay");
+    const call = callWorker(
+      { apps: [helloApp(ids.app)], services: { sleep: noSleep } },
+      { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl(), ADK_REPLAY: "true" },
+    );
+    const body = runBody(ids.app, ids.user, ids.session, QUESTION, {
+      stateDelta: { _adk_replay_config: replayConfig },
+    });
+    const refused = await call("/run", { method: "POST", json: body });
+    expect(refused.status).toBe(500);
+    expect(await refused.text()).toContain("pass `replay: adkReplayPlugin`");
+    expect((await fake.calls()).calls).toEqual([]);
   });
 });
