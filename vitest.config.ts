@@ -76,6 +76,16 @@ export default defineConfig({
         },
       },
       {
+        // The packed tarballs installed into fresh folders, compiled, run and served (test/package): minutes.
+        test: {
+          name: "package",
+          include: ["test/package/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 600_000,
+          hookTimeout: 900_000,
+        },
+      },
+      {
         // ADK's dev UI in headless Chromium against `wrangler dev`; installs Chromium itself when missing.
         test: {
           name: "browser",

@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { userText } from "../src/core/content.js";
 import { Runner } from "../src/defaults.js";
+import { emptyState } from "../src/evals/empty-state.js";
 import { evalSetFileText, parseEvalSetFile } from "../src/evals/eval-file.js";
 import type { EvalCase, EvalMetric, EvalSet } from "../src/evals/eval-set.js";
 import { EvalStatus } from "../src/evals/eval-set.js";
@@ -86,7 +87,7 @@ async function record(app: App, file: string, evalId: string, messages: string[]
   const evalCase: EvalCase = {
     evalId,
     conversation: invocationsOf(events),
-    sessionInput: { appName: app.name, userId: DEFAULT_EVAL_USER_ID, state: {} },
+    sessionInput: { appName: app.name, userId: DEFAULT_EVAL_USER_ID, state: emptyState(app.rootAgent) },
     creationTimestamp: now,
   };
   const existing: EvalSet = existsSync(file)

@@ -10,6 +10,14 @@ export {
   createWorker,
   type WorkerOptions,
 } from "./handlers/create-worker.js";
+export {
+  DEFAULT_EMBEDDING_MODEL,
+  type EmbeddingModel,
+  type MemoryIndex,
+  type VectorizeMemoryOptions,
+  VectorizeMemoryService,
+  vectorizeMemory,
+} from "./memory/vectorize-memory.js";
 export { DurableObjectMemoryService, type MemoryEnv } from "./session/do-memory.js";
 export {
   DurableObjectSessionStore,

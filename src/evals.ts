@@ -2,6 +2,7 @@
  * `@baton-agents/core/evals`: ADK's evaluations, runtime-neutral (Node and Workers): the eval set format,
  * ADK's metrics, running a set through an app's runner, and the in-memory store `npm run eval` uses.
  */
+export { emptyState } from "./evals/empty-state.js";
 export { evalSetFileText, parseEvalSetFile } from "./evals/eval-file.js";
 export {
   type EvalCase,

@@ -5,7 +5,7 @@ import type { RunPlugin } from "../agents/plugins.js";
 import { BlobArtifactService } from "../artifacts/blob-artifact-service.js";
 import { type ArtifactBucket, r2Blobs } from "../artifacts/r2-blobs.js";
 import { BatonError } from "../core/errors.js";
-import type { RunServices } from "../core/ports.js";
+import type { MemoryService, RunServices } from "../core/ports.js";
 import type { PushDelivery } from "../core/task-store.js";
 import { defaultServices } from "../defaults.js";
 import type { EmailSupport } from "../email/email-support.js";
@@ -78,6 +78,11 @@ export interface WorkerOptions {
   evals?: Hono<HonoEnv>;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
+  /**
+   * The memory service (ADK's): by default each user's Durable Object (SQLite full-text search);
+   * `vectorizeMemory(...)` from `@baton-agents/core/cloudflare` for semantic search over Vectorize.
+   */
+  memory?: (env: BatonWorkerEnv) => MemoryService;
   /** Inbound email (`inboundEmail` from `@baton-agents/core/cloudflare/email`), needed by apps with an `email` route. */
   email?: EmailSupport;
   /**
@@ -114,14 +119,6 @@ function replayAware(apps: ReadonlyMap<string, App>, plugin: RunPlugin | undefin
 
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
-
-/** The memory service in the users' objects (`USERS`, which the session store has too), one per env. */
-const memoryServices = new WeakMap<BatonWorkerEnv, DurableObjectMemoryService>();
-function memoryOf(env: BatonWorkerEnv): DurableObjectMemoryService {
-  const made = memoryServices.get(env) ?? new DurableObjectMemoryService(env);
-  memoryServices.set(env, made);
-  return made;
-}
 
 /** The artifact service over the env's `ARTIFACTS` bucket, one per bucket binding (the env lives as long as the isolate). */
 const artifactServices = new WeakMap<ArtifactBucket, BlobArtifactService>();
@@ -160,8 +157,21 @@ export function createWorker(options: WorkerOptions) {
     throw new BatonError("invalid_config", `a2a.defaultApp names no app: "${defaultApp}".`);
   const models = aiSdkModelPort(options.models);
   const appsFor = replayAware(apps, options.replay);
+  // The memory service: the option's, or the users' objects (`USERS`, which the session store has too); one per env.
+  const memories = new WeakMap<BatonWorkerEnv, MemoryService>();
+  const memoryFor = (env: BatonWorkerEnv): MemoryService => {
+    const made = memories.get(env) ?? options.memory?.(env) ?? new DurableObjectMemoryService(env);
+    memories.set(env, made);
+    return made;
+  };
   const services = (env: BatonWorkerEnv): RunServices =>
-    defaultServices({ models, ...artifactsOf(env), memory: memoryOf(env), ...options.services, env });
+    defaultServices({
+      models,
+      ...artifactsOf(env),
+      memory: memoryFor(env),
+      ...options.services,
+      env,
+    });
   const acceptDeps = (env: BatonWorkerEnv): AcceptDeps | undefined => {
     const { TURNS, WEBHOOK_TURNS } = env;
     if (!TURNS || !WEBHOOK_TURNS) return undefined;

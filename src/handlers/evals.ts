@@ -3,6 +3,7 @@ import * as z from "zod";
 import { wireObject } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import { type EvalStoreEnv, evalStoreOf } from "../evals/cloudflare-eval-stores.js";
+import { emptyState } from "../evals/empty-state.js";
 import {
   type EvalCaseResult,
   EvalCaseSchema,
@@ -87,7 +88,7 @@ async function addSession(c: EvalsContext) {
   await sets.putCase(app.name, setId, {
     evalId,
     conversation: invocationsOf(session.events),
-    sessionInput: { appName: app.name, userId, state: {} },
+    sessionInput: { appName: app.name, userId, state: emptyState(app.rootAgent) },
     creationTimestamp: c.var.deps.services.clock.now() / 1000,
   });
   return c.json(null);

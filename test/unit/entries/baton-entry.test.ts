@@ -71,6 +71,21 @@ describe("the baton entry in plain Node", () => {
     });
   });
 
+  it("builds and documents every exports entry: tsconfig.build.json's files and typedoc.json's entry points", () => {
+    const root = join(import.meta.dirname, "../../..");
+    const read = (file: string) => JSON.parse(readFileSync(join(root, file), "utf8"));
+    const sources = Object.values(read("package.json").exports).flatMap((target) =>
+      typeof target === "object" && target !== null && "baton-source" in target
+        ? [String(target["baton-source"]).slice(2)]
+        : [],
+    );
+    expect([...read("tsconfig.build.json").files].sort()).toEqual([...sources].sort());
+    // The zod entries re-export zod: its reference is zod's.
+    expect([...read("typedoc.json").entryPoints].sort()).toEqual(
+      sources.filter((s) => !s.startsWith("src/zod/")).sort(),
+    );
+  });
+
   it("exports every entry as its source (baton-source), then its built declarations and JavaScript, and wrangler.toml aliases each source", () => {
     const root = join(import.meta.dirname, "../../..");
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { createEvent, type Event } from "../../../src/core/event.js";
+import { emptyState } from "../../../src/evals/empty-state.js";
 import { evalSetFileText, parseEvalSetFile } from "../../../src/evals/eval-file.js";
 import { EvalCaseSchema, EvalSetSchema } from "../../../src/evals/eval-set.js";
 import { invocationsOf } from "../../../src/evals/invocations.js";
@@ -149,5 +151,23 @@ describe("invocationsOf (ADK convert_session_to_eval_invocations)", () => {
       ev({ invocationId: "e-1", author: "a", errorCode: "MODEL_ERROR", errorMessage: "down" }),
     ]);
     expect(only?.finalResponse).toBeUndefined();
+  });
+});
+
+describe("emptyState (ADK create_empty_state)", () => {
+  it("sets every {name} a text instruction of the tree reads to an empty string", () => {
+    const leaf = new LlmAgent({
+      name: "leaf",
+      model: "demo:l",
+      instruction: "Speak {language} about {topic}.",
+    });
+    const fn = new LlmAgent({ name: "fn", model: "demo:f", instruction: () => "Ignored {hidden}." });
+    const root = new LlmAgent({
+      name: "root",
+      model: "demo:r",
+      instruction: "Greet {user_name}; skip {user:tier}, {maybe?} and {{literal}}.",
+      subAgents: [leaf, fn],
+    });
+    expect(emptyState(root)).toEqual({ language: "", topic: "", user_name: "", literal: "" });
   });
 });

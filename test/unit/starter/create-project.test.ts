@@ -21,7 +21,9 @@ function bindingLines(toml: string): Set<string> {
       section = line;
       if (section !== "[alias]" && section !== "[dev]") kept.add(section);
     } else if (
-      /^(name|class_name|binding|queue|dead_letter_queue|tag|new_sqlite_classes|crons)\s*=/.test(line)
+      /^(name|class_name|binding|bucket_name|queue|dead_letter_queue|tag|new_sqlite_classes|crons)\s*=/.test(
+        line,
+      )
     )
       kept.add(
         `${section} ${line.split("=")[0]?.trim()}${/^crons/.test(line) ? "" : ` = ${line.split("=")[1]?.trim()}`}`,
@@ -103,7 +105,7 @@ describe("create-baton-agents", () => {
     expect(all.typescript.startsWith(repo.devDependencies.typescript)).toBe(true);
   });
 
-  it("declares every Durable Object, migration, queue, KV namespace, email binding and trigger the demo's wrangler.toml does", async () => {
+  it("declares every Durable Object, migration, queue, KV namespace, R2 bucket, email binding and trigger the demo's wrangler.toml does", async () => {
     const demo = bindingLines(await readFile(join(ROOT, "wrangler.toml"), "utf8"));
     const starter = bindingLines(await readFile(join(STARTER, "template/wrangler.toml"), "utf8"));
     expect(demo.size).toBeGreaterThan(20);

@@ -1,0 +1,235 @@
+/**
+ * The package as a user gets it: `npm pack` of @baton-agents/core and create-baton-agents, each tarball
+ * installed into a fresh folder from the registry (npm's cache makes it fast; nothing comes from this
+ * checkout's node_modules), then compiled, run and served there. Minutes of work: its own vitest project.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_MJS, nodeTsconfig, workersTsconfig, workerTs } from "./consumer-files.js";
+import { type DevServer, type Ran, run, startDev } from "./processes.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const STARTER = join(ROOT, "packages/create-baton-agents");
+const repoPkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+const typescriptVersion = JSON.parse(
+  await readFile(join(ROOT, "node_modules/typescript/package.json"), "utf8"),
+).version as string;
+
+/** What `npm pack --json` says of one tarball. */
+interface Packed {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: { path: string }[];
+}
+
+/** `npm pack` of the package in `dir` into `into` (its `prepack` builds first). */
+async function pack(dir: string, into: string): Promise<Packed & { file: string }> {
+  const ran = await run("npm", ["pack", "--json", "--pack-destination", into], dir);
+  expect(ran.code, ran.stderr).toBe(0);
+  const [packed] = JSON.parse(ran.stdout.slice(ran.stdout.indexOf("["))) as Packed[];
+  if (!packed) throw new Error(`npm pack in ${dir} reported no tarball.`);
+  return { ...packed, file: join(into, packed.filename) };
+}
+
+const install = (dir: string) => run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], dir);
+
+/**
+ * tsc's errors in Baton's declarations or the project's own files. With `skipLibCheck: false` tsc also
+ * checks every dependency's declarations, and some of the AI SDK's need the DOM library or @types/node and
+ * @types/json-schema, which neither tsconfig has; those are the dependencies' to fix, not Baton's.
+ */
+function ownErrors(ran: Ran): string[] {
+  const lines = ran.stdout.split("\n").filter((l) => /error TS\d+/.test(l));
+  return lines.filter(
+    (l) => !l.startsWith("node_modules/") || l.startsWith("node_modules/@baton-agents/core/"),
+  );
+}
+
+const thirdPartyErrors = (ran: Ran): number =>
+  ran.stdout.split("\n").filter((l) => /error TS\d+/.test(l)).length - ownErrors(ran).length;
+
+let work: string;
+let core: Packed & { file: string };
+let starter: Packed & { file: string };
+let consumer: string;
+let app: string;
+const dev: DevServer[] = [];
+const started = Date.now();
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "baton-pack-"));
+  core = await pack(ROOT, work);
+  starter = await pack(STARTER, work);
+
+  consumer = join(work, "consumer");
+  await mkdir(consumer);
+  const consumerPkg = {
+    name: "consumer",
+    private: true,
+    type: "module",
+    dependencies: { "@baton-agents/core": `file:${core.file}`, zod: repoPkg.dependencies.zod },
+    devDependencies: {
+      typescript: typescriptVersion,
+      "@cloudflare/workers-types": repoPkg.devDependencies["@cloudflare/workers-types"],
+      "@types/node": repoPkg.devDependencies["@types/node"],
+    },
+  };
+  await writeFile(join(consumer, "package.json"), JSON.stringify(consumerPkg, null, 2));
+  const entries = Object.keys(repoPkg.exports).filter((entry) => entry !== "./package.json");
+  await writeFile(join(consumer, "worker.ts"), workerTs(entries));
+  await writeFile(join(consumer, "app.mjs"), APP_MJS);
+  for (const skip of [true, false]) {
+    const suffix = skip ? "" : "-strict-libs";
+    await writeFile(join(consumer, `tsconfig.workers${suffix}.json`), JSON.stringify(workersTsconfig(skip)));
+    await writeFile(join(consumer, `tsconfig.node${suffix}.json`), JSON.stringify(nodeTsconfig(skip)));
+  }
+
+  // `npm create baton-agents@latest app` as npm runs it: the starter's bin from its tarball.
+  const created = await run(
+    "npm",
+    [
+      "exec",
+      "--yes",
+      `--package=${starter.file}`,
+      "--",
+      "create-baton-agents",
+      "app",
+      "--baton-spec",
+      core.file,
+    ],
+    work,
+  );
+  expect(created.code, created.stderr).toBe(0);
+  app = join(work, "app");
+
+  const [consumerInstall, appInstall] = await Promise.all([install(consumer), install(app)]);
+  expect(consumerInstall.code, consumerInstall.stderr).toBe(0);
+  expect(appInstall.code, appInstall.stderr).toBe(0);
+}, 900_000);
+
+afterAll(async () => {
+  await Promise.all(dev.map((server) => server.stop()));
+  console.log(
+    `package test: core ${core?.size} B packed / ${core?.entryCount} files, starter ${starter?.size} B / ${starter?.entryCount} files, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  if (work) await rm(work, { recursive: true, force: true });
+}, 60_000);
+
+describe("the @baton-agents/core tarball", () => {
+  it("holds the built entries, their sources for the maps, README and CHANGELOG, and no tests, benches or docs", () => {
+    const paths = core.files.map((f) => f.path);
+    for (const [entry, target] of Object.entries<string | Record<string, string>>(repoPkg.exports)) {
+      if (typeof target === "string") continue;
+      for (const file of Object.values(target)) expect(paths, entry).toContain(file.slice(2));
+    }
+    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md"]));
+    const unexpected = paths.filter(
+      (p) =>
+        !/^(dist|src)\//.test(p) && !["package.json", "README.md", "CHANGELOG.md", "LICENSE"].includes(p),
+    );
+    expect(unexpected).toEqual([]);
+    expect(paths.filter((p) => /(^|\/)(test|bench|docs|scripts|packages)\//.test(p))).toEqual([]);
+    expect(paths.filter((p) => /\.(png|jpe?g|gif|webp)$/.test(p))).toEqual([]);
+    // The demo Worker is this repo's, not the package's.
+    expect(paths).not.toContain("src/worker.ts");
+    expect(paths).not.toContain("src/demo/app.ts");
+  });
+
+  it("maps the built JavaScript back to sources that ship beside it", async () => {
+    const map = JSON.parse(
+      await readFile(join(consumer, "node_modules/@baton-agents/core/dist/runner/runner.js.map"), "utf8"),
+    );
+    expect(map.sources).toEqual(["../../src/runner/runner.ts"]);
+    const source = await readFile(
+      join(consumer, "node_modules/@baton-agents/core/src/runner/runner.ts"),
+      "utf8",
+    );
+    expect(source).toContain("export class Runner");
+  });
+});
+
+describe("a project that installs the tarball", () => {
+  for (const [kind, config] of [
+    ["a Worker under a Workers tsconfig", "tsconfig.workers"],
+    ["a Node script under a nodenext tsconfig", "tsconfig.node"],
+  ] as const) {
+    it(`type-checks ${kind} with skipLibCheck on: 0 errors`, async () => {
+      const ran = await run("npx", ["tsc", "-p", `${config}.json`, "--pretty", "false"], consumer);
+      expect(ran.stdout.split("\n").filter((l) => l.includes("error TS"))).toEqual([]);
+      expect(ran.code).toBe(0);
+    }, 300_000);
+
+    it(`type-checks ${kind} with skipLibCheck off: 0 errors in Baton's declarations or the project`, async () => {
+      const ran = await run(
+        "npx",
+        ["tsc", "-p", `${config}-strict-libs.json`, "--pretty", "false"],
+        consumer,
+      );
+      expect(ownErrors(ran)).toEqual([]);
+      console.log(
+        `${config} with skipLibCheck off: ${thirdPartyErrors(ran)} errors in dependencies' declarations`,
+      );
+    }, 300_000);
+  }
+
+  it("runs the README's Node example with plain node: the root hands the turn to billing, which calls its tool", async () => {
+    const ran = await run(process.execPath, ["app.mjs"], consumer);
+    expect(ran.code, ran.stderr).toBe(0);
+    const events = ran.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.map((e) => e.author)).toEqual(["root", "root", "billing", "billing", "billing"]);
+    expect(events[0]).toMatchObject({ call: "transfer_to_agent" });
+    expect(events[1]).toMatchObject({ transfer: "billing" });
+    expect(events[2]).toMatchObject({ call: "lookup_invoice" });
+    expect(events.at(-1)?.text).toContain("paid");
+    expect(events.every((e) => e.frozen)).toBe(true);
+  }, 120_000);
+});
+
+describe("a project made by create-baton-agents", () => {
+  it("holds no test of the starter's own and pins its template's tools", () => {
+    const paths = starter.files.map((f) => f.path).sort();
+    expect(paths.filter((p) => !/^(bin|lib|template)\//.test(p))).toEqual(["README.md", "package.json"]);
+    expect(paths).toContain("template/wrangler.toml");
+  });
+
+  it("type-checks", async () => {
+    const ran = await run("npm", ["run", "typecheck"], app);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+  }, 300_000);
+
+  it("passes its own npm test: one turn inside workerd", async () => {
+    const ran = await run("npm", ["test"], app);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/1 passed/);
+  }, 600_000);
+
+  it("serves a /run turn from npm run dev, offline", async () => {
+    const server = await startDev(app);
+    dev.push(server);
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await post("/apps/app/users/alice/sessions", { sessionId: "s1" })).status).toBe(200);
+    const response = await post("/run", {
+      appName: "app",
+      userId: "alice",
+      sessionId: "s1",
+      newMessage: { role: "user", parts: [{ text: "Is invoice 42 paid?" }] },
+    });
+    expect(response.status).toBe(200);
+    const events: { author: string; actions: { transferToAgent?: string } }[] = await response.json();
+    expect(events.map((e) => e.author)).toEqual(["concierge", "concierge", "billing", "billing", "billing"]);
+    expect(events[1]?.actions.transferToAgent).toBe("billing");
+    await server.stop();
+  }, 300_000);
+});
