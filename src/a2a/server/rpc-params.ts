@@ -122,7 +122,23 @@ const PARAMS: Readonly<Record<string, z.ZodType>> = {
 /** `-32602 Invalid params` naming what is wrong, for a method whose parameters are not as A2A defines. */
 export function checkParams(method: string, params: unknown): RequestMalformedError | null {
   const schema = PARAMS[method];
-  const checked = schema?.safeParse(params ?? {});
+  const given = V1_METHODS.has(method) ? withJsonNames(params ?? {}) : (params ?? {});
+  const checked = schema?.safeParse(given);
   if (!checked || checked.success) return null;
   return new RequestMalformedError(`Invalid params for ${method}: ${z.prettifyError(checked.error)}`);
+}
+
+/**
+ * 1.0 params with every proto field name (`task_id`) read as its JSON name (`taskId`): ProtoJSON parsers
+ * accept both (the SDK's decoders do, and the kit sends `task_id`), so the checks must too. The checked
+ * copy only; the SDK decodes what was sent. Shapes were bounded before (`assertSafeShape`).
+ */
+function withJsonNames(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withJsonNames);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).map(([key, field]) => [
+    key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()),
+    withJsonNames(field),
+  ]);
+  return Object.fromEntries(entries);
 }

@@ -100,6 +100,19 @@ describe("A2A push notifications through the A2A_PUSH queue (session objects enq
     });
     expect(await (await fetchImpl(`${base}/r1`)).json()).toMatchObject({ id: "r1" });
     expect(await (await fetchImpl(base)).json()).toMatchObject({ configs: [{ id: "r1" }] });
+    // JSON-RPC with the proto field names (`task_id`), which ProtoJSON parsers accept as the JSON names.
+    const rpc = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "ListTaskPushNotificationConfigs",
+      params: { task_id: task.id },
+    };
+    const listed = await fetchImpl(`${BASE_URL}/a2a/${gate.app.name}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(rpc),
+    });
+    expect(await listed.json()).toMatchObject({ result: { configs: [{ id: "r1", taskId: task.id }] } });
     expect((await fetchImpl(`${base}/r1`, { method: "DELETE" })).status).toBe(204);
     expect((await fetchImpl(`${base}/r1`)).status).toBe(404);
     const refused = await fetchImpl(base, {
