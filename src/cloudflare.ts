@@ -3,21 +3,12 @@
  * API with sessions in Durable Objects; the Worker's entry must re-export the Durable Object classes so
  * wrangler can bind them (`export * from "@baton-agents/core/cloudflare"`).
  */
-export { type ArtifactBucket, r2Blobs } from "./artifacts/r2-blobs.js";
 export {
   type ArtifactsEnv,
   type BatonWorkerEnv,
   createWorker,
   type WorkerOptions,
 } from "./handlers/create-worker.js";
-export {
-  DEFAULT_EMBEDDING_MODEL,
-  type EmbeddingModel,
-  type MemoryIndex,
-  type VectorizeMemoryOptions,
-  VectorizeMemoryService,
-  vectorizeMemory,
-} from "./memory/vectorize-memory.js";
 export { DurableObjectMemoryService, type MemoryEnv } from "./session/do-memory.js";
 export {
   DurableObjectSessionStore,

@@ -14,7 +14,7 @@ export type {
 } from "./a2a/client/response-item.js";
 export type { A2aMessage, A2aTask } from "./a2a/protocol/a2a-objects.js";
 // A2A push notifications where there is no queue (Node): `InMemorySessionStore`'s `onPush` (decision 039).
-export { type DirectPushOptions, directPush } from "./a2a/server/push-consumer.js";
+export { type DirectPushOptions, directPush } from "./a2a/server/direct-push.js";
 export { type PushPolicy, pushPolicyFromList } from "./a2a/server/push-policy.js";
 export { AgentTool, type AgentToolConfig } from "./agents/agent-tool.js";
 export { BaseAgent, type BaseAgentConfig } from "./agents/base-agent.js";

@@ -1,6 +1,7 @@
 // The demo app's Worker entry (wrangler `main`): `npm run dev` serves it on 127.0.0.1:8787.
 import { adkReplayPlugin } from "@baton-agents/core";
 import { createWorker } from "@baton-agents/core/cloudflare";
+import { r2Artifacts } from "@baton-agents/core/cloudflare/artifacts";
 import { inboundEmail } from "@baton-agents/core/cloudflare/email";
 import { evalRoutes } from "@baton-agents/core/cloudflare/evals";
 import { mcpServer } from "@baton-agents/core/mcp";
@@ -15,5 +16,6 @@ export default createWorker({
   email: inboundEmail,
   mcp: mcpServer(),
   evals: evalRoutes(),
+  artifacts: r2Artifacts(),
   replay: adkReplayPlugin,
 });

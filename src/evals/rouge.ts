@@ -1,18 +1,17 @@
-import { stemmer } from "stemmer";
+import { porterStem } from "./porter.js";
 
 /**
  * Tokens as Google's `rouge_score` makes them (ADK's `response_match_score` calls
  * `RougeScorer(["rouge1"], use_stemmer=True)`): lowercased, every run of characters other than `a-z0-9`
- * a separator, then each token longer than three characters Porter-stemmed. `rouge_score` stems with
- * NLTK's Porter stemmer; this uses the `stemmer` package (Porter's original algorithm), which agrees on
- * ordinary English words and differs on a few irregular ones NLTK special-cases (decision 034).
+ * a separator, then each token longer than three characters stemmed with NLTK's Porter stemmer
+ * (`porter.ts`), as `rouge_score` stems.
  */
 export function rougeTokens(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((token) => token !== "")
-    .map((token) => (token.length > 3 ? stemmer(token) : token));
+    .map((token) => (token.length > 3 ? porterStem(token) : token));
 }
 
 export interface RougeScore {

@@ -2,14 +2,14 @@ import { Hono } from "hono";
 import { tooLarge as a2aTooLarge, MAX_A2A_BODY_BYTES } from "../a2a/server/json-rpc.js";
 import { a2aCards, a2aRest, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
-import { artifacts, MAX_ARTIFACT_BODY_BYTES } from "./artifacts.js";
+import type { ArtifactsSupport } from "./artifacts.js";
 import { requireToken } from "./auth.js";
 import { cappedBody } from "./capped-body.js";
 import { dev } from "./dev.js";
 import { notFound, onError } from "./http-errors.js";
 import { memory } from "./memory.js";
 import { meta } from "./meta.js";
-import { checkPathIds, ID_PATHS } from "./path-limits.js";
+import { ARTIFACTS_PATH, checkPathIds, ID_PATHS } from "./path-limits.js";
 import { run } from "./run.js";
 import { guardApp, guardUser } from "./scope-guards.js";
 import { sessions } from "./sessions.js";
@@ -28,7 +28,11 @@ const TOO_LARGE = `The body is larger than ${MAX_BODY_BYTES} bytes.`;
  */
 export function createAdkApi<B extends BatonBindings>(
   deps: (env: B) => ApiDeps,
-  extra: { mcp?: Hono<HonoEnv> | undefined; evals?: Hono<HonoEnv> | undefined } = {},
+  extra: {
+    mcp?: Hono<HonoEnv> | undefined;
+    evals?: Hono<HonoEnv> | undefined;
+    artifacts?: ArtifactsSupport | undefined;
+  } = {},
 ): Hono<HonoEnv<B>> {
   const api = new Hono<HonoEnv<B>>();
   api.onError(onError);
@@ -44,15 +48,14 @@ export function createAdkApi<B extends BatonBindings>(
   // answers its 413 as a JSON-RPC error.
   api.use("/a2a/*", cappedBody(MAX_A2A_BODY_BYTES, a2aTooLarge));
   // An artifact travels as base64 in its JSON body: its route takes the largest artifact the limits allow.
-  api.use(
-    "/apps/:app/users/:user/sessions/:session/artifacts",
-    cappedBody(MAX_ARTIFACT_BODY_BYTES, (c) =>
-      c.json(
-        { detail: `The body is larger than ${MAX_ARTIFACT_BODY_BYTES} bytes.`, code: "payload_too_large" },
-        413,
-      ),
-    ),
-  );
+  const artifactsCap = extra.artifacts?.maxBodyBytes;
+  if (artifactsCap !== undefined) {
+    const detail = `The body is larger than ${artifactsCap} bytes.`;
+    api.use(
+      ARTIFACTS_PATH,
+      cappedBody(artifactsCap, (c) => c.json({ detail, code: "payload_too_large" }, 413)),
+    );
+  }
   api.use(cappedBody(MAX_BODY_BYTES, (c) => c.json({ detail: TOO_LARGE, code: "payload_too_large" }, 413)));
   // Agent cards are public: clients read them to learn how to authenticate.
   api.route("/", a2aCards);
@@ -77,7 +80,8 @@ export function createAdkApi<B extends BatonBindings>(
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);
-  api.route("/", artifacts);
+  // ADK's artifact routes (`@baton-agents/core/cloudflare/artifacts`), when the Worker serves them; else `dev`'s 501.
+  if (extra.artifacts) api.route("/", extra.artifacts.routes);
   api.route("/", memory);
   api.route("/", run);
   // ADK's eval routes (`@baton-agents/core/cloudflare/evals`), when the Worker serves them; else `dev`'s 501.

@@ -2,8 +2,7 @@ import type { Hono } from "hono";
 import { consumePushDeliveries } from "../a2a/server/push-consumer.js";
 import { pushPolicyFromList } from "../a2a/server/push-policy.js";
 import type { RunPlugin } from "../agents/plugins.js";
-import { BlobArtifactService } from "../artifacts/blob-artifact-service.js";
-import { type ArtifactBucket, r2Blobs } from "../artifacts/r2-blobs.js";
+import type { ArtifactBucket } from "../artifacts/r2-blobs.js";
 import { BatonError } from "../core/errors.js";
 import type { MemoryService, RunServices } from "../core/ports.js";
 import type { PushDelivery } from "../core/task-store.js";
@@ -26,6 +25,7 @@ import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
 import type { TurnMessage } from "../webhooks/turn-record.js";
 import { turnSource } from "../webhooks/turn-sources.js";
 import { createAdkApi } from "./api.js";
+import type { ArtifactsSupport } from "./artifacts.js";
 import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
 
 /** The bindings webhook turns need (wrangler `queues.producers` and `durable_objects.bindings`). */
@@ -76,6 +76,12 @@ export interface WorkerOptions {
    * own entry, so a Worker without evaluations bundles none of them). Without it they answer 501.
    */
   evals?: Hono<HonoEnv>;
+  /**
+   * ADK's artifacts (tool contexts, `load_artifacts`, the seven routes, the dev UI's Artifacts tab):
+   * `r2Artifacts()` from `@baton-agents/core/cloudflare/artifacts` (its own entry, so a Worker without
+   * artifacts bundles none of it). Left out, the artifact routes answer 501.
+   */
+  artifacts?: ArtifactsSupport;
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
   /**
@@ -120,18 +126,6 @@ function replayAware(apps: ReadonlyMap<string, App>, plugin: RunPlugin | undefin
 export const DEFAULT_DEAD_LETTER_QUEUE = "baton-turns-dlq";
 export const DEFAULT_PUSH_QUEUE = "baton-a2a-push";
 
-/** The artifact service over the env's `ARTIFACTS` bucket, one per bucket binding (the env lives as long as the isolate). */
-const artifactServices = new WeakMap<ArtifactBucket, BlobArtifactService>();
-function artifactsOf(env: BatonWorkerEnv): Pick<RunServices, "artifacts"> {
-  const bucket = env.ARTIFACTS;
-  if (!bucket) return {};
-  const known = artifactServices.get(bucket);
-  if (known) return { artifacts: known };
-  const made = new BlobArtifactService(r2Blobs(bucket));
-  artifactServices.set(bucket, made);
-  return { artifacts: made };
-}
-
 /** A Worker secret or var by name, when it is a non-empty string. */
 const secretOf = (env: BatonWorkerEnv) => (name: string) => {
   const value = env[name];
@@ -164,10 +158,14 @@ export function createWorker(options: WorkerOptions) {
     memories.set(env, made);
     return made;
   };
+  const artifactsFor = (env: BatonWorkerEnv): Pick<RunServices, "artifacts"> => {
+    const artifacts = options.artifacts?.service(env);
+    return artifacts ? { artifacts } : {};
+  };
   const services = (env: BatonWorkerEnv): RunServices =>
     defaultServices({
       models,
-      ...artifactsOf(env),
+      ...artifactsFor(env),
       memory: memoryFor(env),
       ...options.services,
       env,
@@ -204,7 +202,7 @@ export function createWorker(options: WorkerOptions) {
       depsByEnv.set(env, made);
       return made;
     },
-    { mcp: options.mcp, evals: options.evals },
+    { mcp: options.mcp, evals: options.evals, artifacts: options.artifacts },
   );
   const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS || !env.TURNS)

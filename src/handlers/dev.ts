@@ -6,6 +6,7 @@ import { eventHighlights } from "../devtools/event-highlights.js";
 import { eventTrace, sessionTrace } from "../devtools/trace-view.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, callerOf, mayUseApp } from "./caller.js";
+import { ARTIFACTS_PATH } from "./path-limits.js";
 import type { HonoEnv } from "./types.js";
 
 /** ADK dev UI features Baton does not have; each answers 501 with a sentence the UI can show. */
@@ -108,6 +109,15 @@ for (const path of [...EVAL_PATHS, "/apps/:app/metrics-info", "/dev/apps/:app/me
     throw new BatonError(
       "not_supported",
       'Evaluations are not enabled in this Worker: pass `evals: evalRoutes()` (from "@baton-agents/core/cloudflare/evals") to createWorker.',
+    );
+  });
+}
+
+for (const path of [ARTIFACTS_PATH, `${ARTIFACTS_PATH}/*`]) {
+  dev.all(path, () => {
+    throw new BatonError(
+      "not_supported",
+      'Artifacts are not supported by this Worker: pass `artifacts: r2Artifacts()` (from "@baton-agents/core/cloudflare/artifacts") to createWorker.',
     );
   });
 }

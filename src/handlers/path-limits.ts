@@ -11,6 +11,9 @@ const PARAMS: Readonly<Record<string, IdLimit>> = {
   artifact: ID_LIMITS.artifactName,
 };
 
+/** Where ADK's artifact routes are (`@baton-agents/core/cloudflare/artifacts`): their body cap and 501 use it. */
+export const ARTIFACTS_PATH = "/apps/:app/users/:user/sessions/:session/artifacts";
+
 /** The route patterns whose parameters `checkPathIds` checks (each with its `/dev` twin). */
 export const ID_PATHS = [
   "/apps/:app/*",

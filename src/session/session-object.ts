@@ -18,6 +18,7 @@ import type { TurnTrace } from "../core/trace.js";
 import { AlarmDispatcher } from "./alarm-dispatcher.js";
 import { persistedEvent } from "./persisted-event.js";
 import { reminderConcern, reminderQueueOf } from "./reminder-concern.js";
+import { resumeConcern, TurnMarkers } from "./resume-concern.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import { SessionLog } from "./session-log.js";
 import {
@@ -60,20 +61,34 @@ export class SessionObject extends DurableObject {
     this.#log = new SessionLog(ctx.storage);
     this.#tasks = new SessionTasks(ctx.storage);
     this.#push = new TaskPushConfigs(ctx.storage, () => pushQueueOf(env));
-    this.#turns = new TurnWrites(ctx.storage, this.#log, this.#tasks);
+    const markers = new TurnMarkers(ctx.storage.kv);
+    this.#turns = new TurnWrites(ctx.storage, this.#log, this.#tasks, markers, () =>
+      this.#alarms.reschedule(),
+    );
     this.#reminders = new SessionReminders(ctx.storage);
     const reminders = reminderConcern({
       reminders: this.#reminders,
-      session: () => {
-        const meta = this.#log.load()?.meta;
-        return meta ? { appName: meta.appName, userId: meta.userId, sessionId: meta.sessionId } : null;
-      },
+      session: () => this.#key(),
       queue: () => reminderQueueOf(env),
       log: (message) => console.warn(message),
       changed: () => this.#showReminders(),
     });
-    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders]);
+    const resumes = resumeConcern({
+      markers,
+      lease: () => this.#log.load()?.meta.lease ?? null,
+      session: () => this.#key(),
+      message: (userEventId) => this.#turns.storedEvent(userEventId)?.content,
+      queue: () => reminderQueueOf(env),
+      log: (message) => console.warn(message),
+    });
+    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes]);
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, SESSION_SQL_SCHEMA));
+  }
+
+  /** The session's key, or `null` when it does not exist. */
+  #key(): SessionKey | null {
+    const meta = this.#log.load()?.meta;
+    return meta ? { appName: meta.appName, userId: meta.userId, sessionId: meta.sessionId } : null;
   }
 
   /**
@@ -195,8 +210,8 @@ export class SessionObject extends DurableObject {
    * Releases `lease` if it is the current one, and stores the turn's trace (the last few are kept): as the
    * JSON the store sends (`TraceRow`, a string crosses RPC as a copy of its bytes), or as an object.
    */
-  endTurn(lease: string, trace?: TurnTrace | TraceRow): void {
-    this.#turns.endTurn(lease, trace);
+  endTurn(lease: string, trace?: TurnTrace | TraceRow): Promise<void> {
+    return this.#turns.endTurn(lease, trace);
   }
 
   /** The stored turn traces, oldest first. */

@@ -123,6 +123,12 @@ export const SELECT_INVOCATION = new Query<[invocationId: string], Event>(
   z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
 );
 
+/** One event by its row seq. */
+export const SELECT_EVENT = new Query<[seq: number], Event>(
+  "SELECT json FROM events WHERE seq = ?",
+  z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
+);
+
 export const INSERT_TRACE = new Command<[invocationId: string, json: string]>(
   "INSERT INTO traces (invocation_id, json) VALUES (?, ?)",
 );

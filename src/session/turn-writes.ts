@@ -5,6 +5,7 @@ import { TRACE_LIMITS, type TurnTrace } from "../core/trace.js";
 import { windowAnswer } from "./held-rows.js";
 import { InvocationFeeds, missedEvents } from "./invocation-feeds.js";
 import { judgeLease, leaseError } from "./lease.js";
+import type { TurnMarkers } from "./resume-concern.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionCache } from "./session-cache.js";
 import type { SessionLog } from "./session-log.js";
@@ -21,6 +22,7 @@ import {
   HAS_EVENT,
   INSERT_TRACE,
   RELEASE_LEASE,
+  SELECT_EVENT,
   SELECT_INVOCATION,
   SELECT_TRACES,
   TRIM_TRACES,
@@ -47,10 +49,16 @@ export class TurnWrites {
   /** Reconnected streams of running invocations. */
   readonly feeds = new InvocationFeeds();
 
+  /**
+   * @param markers the running turn's marker in storage, for resuming a turn that died (`resumeConcern`)
+   * @param turnsChanged sets the object's alarm again once a turn began or ended
+   */
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly log: SessionLog,
     private readonly tasks: SessionTasks,
+    private readonly markers: TurnMarkers,
+    private readonly turnsChanged: () => Promise<void>,
   ) {}
 
   /** See `SessionObject.append`. */
@@ -78,6 +86,12 @@ export class TurnWrites {
    * turn runs or waits.
    */
   async beginTurn(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
+    const begun = await this.#admit(input);
+    if (begun.ok) await this.turnsChanged();
+    return begun;
+  }
+
+  async #admit(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
     const policy = input.doubleTexting ?? "reject";
     if (policy === "enqueue") {
       const leave = await this.signals.inLine(() => this.#busyUntil(), Date.now);
@@ -106,6 +120,7 @@ export class TurnWrites {
       if (verdict !== "ok") return refuse(leaseError(verdict, cache.meta.sessionId));
       const lease = { token: crypto.randomUUID(), expiresAt: now + input.leaseTtlMs };
       this.signals.began({ lease: lease.token, invocationId: input.event.invocationId, agent: input.agent });
+      this.markers.began(input.event.invocationId, input.event.id);
       const resumed = HAS_EVENT.first(this.log.sql, input.event.id) !== undefined;
       if (resumed) this.log.setLease(cache, lease);
       const written = resumed ? ok(null) : this.log.write(cache, input.event, lease);
@@ -135,8 +150,10 @@ export class TurnWrites {
   }
 
   /** See `SessionObject.endTurn`. */
-  endTurn(lease: string, trace?: TurnTrace | TraceRow): void {
+  async endTurn(lease: string, trace?: TurnTrace | TraceRow): Promise<void> {
     const cache = this.log.load();
+    const current = cache?.meta.lease?.token === lease;
+    if (current) this.markers.clear();
     this.storage.transactionSync(() => {
       RELEASE_LEASE.run(this.log.sql, lease);
       if (trace === undefined || !cache) return;
@@ -148,6 +165,7 @@ export class TurnWrites {
     const running = this.signals.running;
     if (running?.lease === lease) this.feeds.end(running.invocationId);
     this.signals.ended(lease);
+    if (current) await this.turnsChanged();
   }
 
   /**
@@ -187,6 +205,13 @@ export class TurnWrites {
     return this.cancel(message);
   }
 
+  /** A stored event by id, read from the log (the user event of a turn to resume). */
+  storedEvent(id: string): Event | undefined {
+    const at = HAS_EVENT.first(this.log.sql, id);
+    if (!at) return undefined;
+    return SELECT_EVENT.first(this.log.sql, at.seq);
+  }
+
   /** When the live lease lapses, or `null` when the session is free (or missing). */
   #busyUntil(): number | null {
     const lease = this.log.load()?.meta.lease ?? null;
@@ -224,6 +249,7 @@ export class TurnWrites {
     if (!written.ok) return written;
     if (lease === undefined) return ok(marker);
     RELEASE_LEASE.run(this.log.sql, lease);
+    this.markers.clear();
     if (cache.meta.lease?.token === lease) cache.meta.lease = null;
     this.feeds.publish(marker);
     this.feeds.end(marker.invocationId);

@@ -25,6 +25,9 @@ export interface TurnClaim {
    * delivery id then gets the turn it first came with.
    */
   bodySha256?: string;
+  /** Fixed ids of an invocation to resume (decision 028); left out, new ones are made. */
+  invocationId?: string;
+  userEventId?: string;
 }
 
 export type EnqueueOutcome = { kind: "accepted" | "duplicate"; turnId: string; sessionId: string };
@@ -46,8 +49,8 @@ export async function enqueueTurn(claim: TurnClaim, deps: EnqueueDeps): Promise<
       deliveryId,
       userId: turn.userId,
       sessionId: turn.sessionId,
-      invocationId: newInvocationId(deps.ids),
-      userEventId: deps.ids.uuid(),
+      invocationId: claim.invocationId ?? newInvocationId(deps.ids),
+      userEventId: claim.userEventId ?? deps.ids.uuid(),
       request: turn,
       ...(claim.context ? { context: claim.context } : {}),
     },

@@ -4,8 +4,11 @@ import { TurnRequestSchema } from "../core/webhook.js";
 export const TURN_STATUSES = ["queued", "running", "done", "failed"] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 
-/** What started a queued turn: a webhook delivery, a cron firing, an inbound email or a reminder. */
-export const TURN_ORIGINS = ["webhook", "schedule", "email", "reminder"] as const;
+/**
+ * What started a queued turn: a webhook delivery, a cron firing, an inbound email, a reminder, or a session
+ * object resuming a turn that died (decision 028).
+ */
+export const TURN_ORIGINS = ["webhook", "schedule", "email", "reminder", "resume"] as const;
 export type TurnOrigin = (typeof TURN_ORIGINS)[number];
 
 /** Records written before turns had origins named their webhook `hook`. */

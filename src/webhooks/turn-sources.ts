@@ -35,6 +35,7 @@ export function turnSource(app: App, record: TurnRecord): TurnSource | undefined
     case "schedule":
       return app.schedulesByName.has(record.source) ? { retry: DEFAULT_RETRY } : undefined;
     case "reminder":
+    case "resume":
       return { retry: DEFAULT_RETRY, createsSession: false };
     case "email":
       return undefined;

@@ -8,7 +8,7 @@ import {
 } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { directPush } from "../../../src/a2a/server/push-consumer.js";
+import { directPush } from "../../../src/a2a/server/direct-push.js";
 import { pushPolicyFromList } from "../../../src/a2a/server/push-policy.js";
 import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";

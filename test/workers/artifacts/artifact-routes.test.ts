@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { r2Artifacts } from "../../../src/cloudflare-artifacts.js";
 import type { ArtifactVersion } from "../../../src/core/artifacts.js";
-import { MAX_ARTIFACT_BODY_BYTES } from "../../../src/handlers/artifacts.js";
+import { ARTIFACT_LIMITS } from "../../../src/core/artifacts.js";
+import { artifactBodyLimit } from "../../../src/handlers/artifacts.js";
 // Loaded here so the entry's module graph is imported with the file, not inside the first test's timeout.
 import "../../../src/worker.js";
 import { helloApp } from "../support/apps.js";
@@ -9,6 +11,8 @@ import { type Call, callEntry, callWorker, expectJson, freshIds } from "../suppo
 import { testIssuer } from "../support/test-issuer.js";
 
 type Refusal = { detail: string; code: string };
+
+const MAX_ARTIFACT_BODY_BYTES = artifactBodyLimit(ARTIFACT_LIMITS);
 
 const pngPart = { inlineData: { mimeType: "image/png", data: btoa("\x89PNG\r\n\x1a\n-bytes") } };
 
@@ -129,11 +133,17 @@ describe("ADK's artifact routes, over the demo Worker's R2 bucket", () => {
     expect(await expectJson(call(base), 200)).toEqual(["user:u.txt"]);
   });
 
-  it("answers 501 naming the binding when the Worker has no ARTIFACTS bucket", async () => {
+  it("answers 501 naming what is missing: the option, or the bucket the option names", async () => {
     const { app, user, session } = freshIds("noart");
-    const call = callWorker({ apps: [helloApp(app)] }, { ARTIFACTS: undefined });
-    const body = await expectJson<Refusal>(call(artifactsOf(app, user, session)), 501);
-    expect(body).toEqual({ code: "not_supported", detail: expect.stringMatching(/ARTIFACTS/) });
+    const without = callWorker({ apps: [helloApp(app)] });
+    const refused = await expectJson<Refusal>(without(artifactsOf(app, user, session)), 501);
+    expect(refused).toEqual({ code: "not_supported", detail: expect.stringMatching(/r2Artifacts\(\)/) });
+    const unbound = callWorker({ apps: [helloApp(app)], artifacts: r2Artifacts({ binding: "FILES" }) });
+    const missing = await expectJson<Refusal>(
+      unbound(`${artifactsOf(app, user, session)}/a.txt/versions`),
+      501,
+    );
+    expect(missing).toEqual({ code: "not_supported", detail: expect.stringMatching(/R2 bucket as FILES/) });
   });
 });
 
@@ -141,7 +151,10 @@ describe("artifacts in end-user mode", () => {
   it("lets a user reach only their own artifacts, whichever route and version", async () => {
     const issuer = await testIssuer();
     const { app, id, session } = freshIds("art-users");
-    const call = callWorker({ apps: [helloApp(app)], services: { fetch: issuer.fetch } }, issuer.vars);
+    const call = callWorker(
+      { apps: [helloApp(app)], artifacts: r2Artifacts(), services: { fetch: issuer.fetch } },
+      issuer.vars,
+    );
     const [alice, bob] = [`alice-${id}`, `bob-${id}`];
     const asAlice: Call = async (path, init = {}) =>
       call(path, { token: await issuer.token({ sub: alice }), ...init });
