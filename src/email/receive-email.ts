@@ -1,11 +1,11 @@
 import PostalMime from "postal-mime";
-import { readStreamCapped } from "../core/capped-stream.js";
 import { userText } from "../core/content.js";
 import type { EmailRoute, InboundEmail } from "../core/email.js";
 import { BatonError } from "../core/errors.js";
 import { assertSafeShape, assertSafeState } from "../core/safe-shape.js";
 import { type TurnRequest, TurnRequestSchema } from "../core/webhook.js";
 import type { App } from "../runner/app.js";
+import { readStreamCapped } from "../runner/capped-stream.js";
 import { type EnqueueDeps, type EnqueueOutcome, enqueueTurn } from "../webhooks/enqueue-turn.js";
 import { sha256Hex } from "../webhooks/signing.js";
 import { checkSender } from "./sender-check.js";

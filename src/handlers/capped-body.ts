@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { readStreamCapped } from "../core/capped-stream.js";
+import { readStreamCapped } from "../runner/capped-stream.js";
 
 /**
  * How much of an oversized body is still read (and dropped) before the stream is cancelled. Reading the

@@ -1,4 +1,4 @@
-import { readStreamCapped } from "../../core/capped-stream.js";
+import { readStreamCapped } from "../../runner/capped-stream.js";
 
 /** Reads a response body as text, refusing one larger than `maxBytes` (the body is cancelled). */
 export async function readCapped(response: Response, maxBytes: number): Promise<string> {

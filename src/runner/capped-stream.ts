@@ -1,6 +1,3 @@
-/** The reader of a byte stream (derived, as core's pure typecheck has no DOM stream types by name). */
-type ByteReader = ReturnType<ReadableStream<Uint8Array>["getReader"]>;
-
 /**
  * Reads `stream` whole into one array, up to `maxBytes`. Past that, `overflow` decides what becomes of the
  * rest (by default the stream is cancelled) and the result is `null`. Every bounded read of a body Baton
