@@ -107,7 +107,7 @@ describe("the A2A_PUSH queue's consumer", () => {
     expect(await consume([delivery({})], 2)).toMatchObject({ acked: 1, retried: 0 });
     const pushes = await pushesAt(path);
     expect(pushes.map((p) => p.status)).toEqual([503, 200]);
-    expect((pushes[1]?.body as { task: { id: string } }).task.id).toBe(task.id);
+    expect(pushes[1]?.body).toMatchObject({ task: { id: task.id } });
 
     // A receiver that stays down: the last attempt is acked (dropped and logged), not retried again.
     const down = `/consumer/${id}/fail-99`;
