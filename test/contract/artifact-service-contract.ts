@@ -178,6 +178,12 @@ export function describeArtifactServiceContract(label: string, setup: ArtifactSe
         }),
       ).toBe(0);
       expect(await store.listArtifactKeys(at)).toEqual(["one.txt"]);
+      // A user's `user:` names share one budget, whichever session saves them.
+      await store.saveArtifact({ ...at, filename: "user:a.txt", artifact: { text: "12345678" } });
+      const user = await refusal(
+        store.saveArtifact({ ...at, sessionId: "s3", filename: "user:b.txt", artifact: { text: "12345" } }),
+      );
+      expect([user.code, user.message]).toEqual(["quota_exceeded", expect.stringMatching(/user: artifacts/)]);
     });
 
     it("refuses file references, session names without a session, and oversized custom metadata", async () => {
