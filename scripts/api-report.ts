@@ -6,7 +6,7 @@
  * so a change to a public export is made on purpose, with the report (and the CHANGELOG) beside it.
  *
  * Written here rather than with API Extractor: it needs one config and one run per entry point, and its
- * report format tracks its own TypeScript release; this is one program over all twelve entries.
+ * report format tracks its own TypeScript release; this is one program over every entry.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

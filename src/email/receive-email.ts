@@ -5,6 +5,7 @@ import { BatonError } from "../core/errors.js";
 import { assertSafeShape, assertSafeState } from "../core/safe-shape.js";
 import { type TurnRequest, TurnRequestSchema } from "../core/webhook.js";
 import type { App } from "../runner/app.js";
+import { readStreamCapped } from "../runner/capped-stream.js";
 import { type EnqueueDeps, type EnqueueOutcome, enqueueTurn } from "../webhooks/enqueue-turn.js";
 import { sha256Hex } from "../webhooks/signing.js";
 import { checkSender } from "./sender-check.js";
@@ -49,7 +50,7 @@ export async function receiveEmail(
       `message of ${message.rawSize} bytes is over the limit of ${route.maxBytes}`,
       deps,
     );
-  const raw = await readCapped(message.raw, route.maxBytes);
+  const raw = await readStreamCapped(message.raw, route.maxBytes);
   if (!raw) return reject(message, `message is over the limit of ${route.maxBytes} bytes`, deps);
   const parsed = await PostalMime.parse(raw);
   const from = parsed.from?.address ?? "";
@@ -115,33 +116,6 @@ function reject(message: IncomingEmail, reason: string, deps: ReceiveDeps): Emai
   message.setReject(reason);
   deps.log(`Email from ${message.from} to ${message.to} refused: ${reason}`);
   return { kind: "rejected", reason };
-}
-
-/** The message's bytes, or `null` once they pass `limit` (the stream is cancelled there). */
-async function readCapped(
-  stream: ReadableStream<Uint8Array>,
-  limit: number,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** The `<…>` message ids in a header value, in order. */

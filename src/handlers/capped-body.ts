@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { readStreamCapped } from "../runner/capped-stream.js";
 
 /**
  * How much of an oversized body is still read (and dropped) before the stream is cancelled. Reading the
@@ -9,31 +10,8 @@ import type { Context, MiddlewareHandler } from "hono";
 export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Reads `stream` whole, up to `maxBytes`; past that, drains up to `DRAIN_MAX_BYTES` and returns `null`. */
-export async function readCapped(
-  stream: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await drain(reader, size);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
+export const readCapped = (stream: ReadableStream<Uint8Array>, maxBytes: number) =>
+  readStreamCapped(stream, maxBytes, drain);
 
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
   let size = read;

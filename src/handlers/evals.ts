@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import * as z from "zod";
 import { wireObject } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
+import { SessionIdSchema, UserIdSchema } from "../core/limits.js";
 import { type EvalStoreEnv, evalStoreOf } from "../evals/cloudflare-eval-stores.js";
 import { emptyState } from "../evals/empty-state.js";
 import {
@@ -28,8 +29,8 @@ const CreateEvalSetBody = wireObject({
 /** ADK `AddSessionToEvalSetRequest`. */
 const AddSessionBody = wireObject({
   evalId: EvalIdSchema,
-  sessionId: z.string().min(1),
-  userId: z.string().min(1),
+  sessionId: SessionIdSchema,
+  userId: UserIdSchema,
 });
 /** ADK `RunEvalRequest`: `eval_case_ids` (or the older `eval_ids`; none = every case) and the metrics. */
 const RunEvalBody = wireObject({
@@ -55,10 +56,7 @@ function evalSetsOf(c: EvalsContext) {
 function pathId(c: EvalsContext, name: string): string {
   const value = c.req.param(name) ?? "";
   if (value === "" || value.length > 256 || /[\s/\\]/.test(value))
-    throw new BatonError(
-      "invalid_request",
-      `Invalid ${name.replace("_", " ")} in the path: "${value.slice(0, 64)}".`,
-    );
+    throw new BatonError("invalid_request", `Invalid eval ${name} id in the path: "${value.slice(0, 64)}".`);
   return value;
 }
 

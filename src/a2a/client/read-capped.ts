@@ -1,3 +1,5 @@
+import { readStreamCapped } from "../../runner/capped-stream.js";
+
 /** Reads a response body as text, refusing one larger than `maxBytes` (the body is cancelled). */
 export async function readCapped(response: Response, maxBytes: number): Promise<string> {
   const declared = Number(response.headers.get("Content-Length"));
@@ -6,25 +8,8 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
     throw new ResponseTooLarge(maxBytes);
   }
   if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new ResponseTooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const body = await readStreamCapped(response.body, maxBytes);
+  if (body === null) throw new ResponseTooLarge(maxBytes);
   return new TextDecoder().decode(body);
 }
 

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { LOAD_MEMORY_INSTRUCTION } from "../../../src/agents/builtin-declarations.js";
+import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
+import { loadArtifactsTool } from "../../../src/agents/load-artifacts-tool.js";
 import { loadMemoryTool, pastConversations, preloadMemoryTool } from "../../../src/agents/memory-tools.js";
 import type { ToolUnion } from "../../../src/agents/request-tool.js";
+import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
+import { Runner as BatonRunner } from "../../../src/defaults.js";
 import { InMemoryMemoryService } from "../../../src/memory/in-memory-memory.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { Runner } from "../../../src/runner/runner.js";
@@ -100,5 +105,58 @@ describe("memory across a user's sessions", () => {
       "TOOL_ERROR",
       expect.stringMatching(/Memory service is not available/),
     ]);
+  });
+});
+
+describe("ADK's memory and artifact tools by name", () => {
+  it("builds load_memory, preload_memory and load_artifacts from Agent Config YAML", () => {
+    const agent = loadAgentConfig({
+      files: {
+        "root_agent.yaml":
+          "name: root\nmodel: tiny\ntools:\n  - name: load_memory\n  - name: preload_memory\n  - name: load_artifacts\n",
+      },
+      model: (name) => `demo:${name}`,
+    });
+    expect(agent instanceof LlmAgent && agent.config.tools).toEqual([
+      loadMemoryTool,
+      preloadMemoryTool,
+      loadArtifactsTool,
+    ]);
+  });
+
+  it("gives the baton entry's Runner in-memory artifacts and memory with no wiring", async () => {
+    const model = scriptedModel((i) =>
+      i === 0
+        ? { calls: [{ name: "keep", args: {} }] }
+        : i === 2
+          ? { calls: [{ name: "load_memory", args: { query: "teal" } }] }
+          : { text: "ok" },
+    );
+    const keep = functionTool({
+      name: "keep",
+      description: "Keeps a note",
+      parameters: z.object({}),
+      execute: async (_args, ctx) => ({ version: await ctx.saveArtifact("note.txt", { text: "teal" }) }),
+      stateScopes: [],
+    });
+    const rootAgent = new LlmAgent({ name: "root", model, tools: [keep, loadMemoryTool] });
+    const app = defineApp({ name: "plain", rootAgent, memory: { addSessionsAutomatically: true } });
+    const store = new InMemorySessionStore();
+    const runner = new BatonRunner({ app, sessionStore: store });
+    await store.createSession({ appName: "plain", userId: "u", sessionId: "s1" });
+    await store.createSession({ appName: "plain", userId: "u", sessionId: "s2" });
+    const first = await collect(runner, {
+      userId: "u",
+      sessionId: "s1",
+      newMessage: text("my colour is teal"),
+    });
+    expect(first.find((e) => Object.keys(e.actions.artifactDelta).length > 0)?.actions.artifactDelta).toEqual(
+      { "note.txt": 0 },
+    );
+    const later = await collect(runner, { userId: "u", sessionId: "s2", newMessage: text("what colour?") });
+    const recalled = later.find((e) => e.content?.parts?.[0]?.functionResponse?.name === "load_memory");
+    expect(JSON.stringify(recalled?.content?.parts?.[0]?.functionResponse?.response)).toContain(
+      "my colour is teal",
+    );
   });
 });

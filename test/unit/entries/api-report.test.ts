@@ -21,6 +21,15 @@ describe("the public API report (api/*.api.txt)", () => {
       );
   });
 
+  it("has only classes, functions and types in @baton-agents/core/cloudflare: apps re-export it from their Worker's main module, where workerd refuses any other value", () => {
+    const values = (reports.get("cloudflare.api.txt") ?? "")
+      .split("\n")
+      .filter((line) => /^(const|enum) /.test(line))
+      // A const holding a function is a handler workerd accepts; anything else fails the Worker at startup.
+      .filter((line) => !/^const [\w$]+: (<[^>]*>)?\(/.test(line));
+    expect(values).toEqual([]);
+  });
+
   it("lists exports with their signatures and members", () => {
     const index = reports.get("index.api.txt") ?? "";
     expect(index).toContain("function aiSdkRuntime(options: AiSdkRuntimeOptions): AgentRuntime");

@@ -76,6 +76,8 @@ describe("the layer order, checked by npm test's lint", () => {
       ["models", 'import { LlmAgent } from "../agents/llm-agent.js";'],
       ["core", 'import { Hono } from "hono";'],
       ["agents", 'import { generateText } from "ai";'],
+      ["evals", 'import { evals } from "../handlers/evals.js";'],
+      ["evals", 'import { Hono } from "hono";'],
     ];
     const results = await lintAs(
       ...illegal.map(([folder = "", line]) => ({ folder, source: `${line}\nexport const probe = 1;\n` })),

@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
+import { evalRoutes } from "../../../src/cloudflare-evals.js";
 import type { Session } from "../../../src/core/session.js";
 import { demoApp } from "../../../src/demo/app.js";
 import { defineApp } from "../../../src/runner/app.js";
@@ -33,7 +34,11 @@ async function setup() {
   const ids = freshIds("fuzz");
   const app = defineApp({ ...demoApp, name: ids.app });
   const call = callWorker(
-    { apps: [app], services: { sleep: noSleep, fetch: issuer.fetch, log: () => undefined } },
+    {
+      apps: [app],
+      services: { sleep: noSleep, fetch: issuer.fetch, log: () => undefined },
+      evals: evalRoutes(),
+    },
     issuer.vars,
   );
   const users = [`alice-${ids.id}`, `bob-${ids.id}`];
@@ -54,6 +59,13 @@ async function setup() {
     events.push(...stored.events.map((e) => e.id));
   }
   const [alice = "", bob = ""] = users;
+  // An eval set with alice's session as its case, for the eval routes' templates.
+  await expectJson(call(`/apps/${ids.app}/eval_sets/fuzz`, { method: "POST" }), 200);
+  const addCase = { evalId: "c1", sessionId: sessions[0], userId: alice };
+  await expectJson(
+    call(`/apps/${ids.app}/eval_sets/fuzz/add_session`, { method: "POST", json: addCase }),
+    200,
+  );
   const now = issuer.now();
   const world: World = {
     app: ids.app,

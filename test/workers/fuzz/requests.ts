@@ -109,6 +109,30 @@ const TEMPLATES: readonly Template[] = [
   },
   { endpoint: "GET eval_sets", method: "GET", path: (w) => `/apps/${w.app}/eval_sets` },
   {
+    endpoint: "POST eval_sets/:set/add_session",
+    method: "POST",
+    path: (w, r) => `/dev/apps/${w.app}/eval_sets/${r.pick(["fuzz", "none"])}/add_session`,
+    body: (w, r) => ({
+      evalId: r.pick(["c1", "c 2", ""]),
+      sessionId: r.pick(w.sessions),
+      userId: r.pick(w.users),
+    }),
+  },
+  {
+    endpoint: "POST eval-sets/:set/run",
+    method: "POST",
+    path: (w, r) => `/apps/${w.app}/eval-sets/${r.pick(["fuzz", "none"])}/run`,
+    body: (_w, r) => ({
+      evalCaseIds: r.chance(0.5) ? [] : ["c1", "nope"],
+      evalMetrics: [
+        {
+          metricName: r.pick(["tool_trajectory_avg_score", "response_match_score", "safety_v1"]),
+          threshold: randomValue(r),
+        },
+      ],
+    }),
+  },
+  {
     endpoint: "GET /turns/:id",
     method: "GET",
     path: (_w, r) => `/turns/${r.pick(["t-1", "00000000-0000-0000-0000-000000000000"])}`,
