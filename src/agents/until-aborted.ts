@@ -20,3 +20,21 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
     );
   });
 }
+
+/**
+ * `items`, stopping with the abort reason as soon as `signal` aborts, even while a read waits: a stream
+ * whose transport ignores the signal (a fetch handled in the same isolate) no longer holds a stopped turn.
+ * The source is closed on the way out.
+ */
+export async function* untilAbortedEach<T>(items: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await untilAborted(iterator.next(), signal);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    if (signal.aborted) void iterator.return?.(undefined)?.catch(() => undefined);
+  }
+}

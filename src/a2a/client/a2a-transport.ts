@@ -36,22 +36,14 @@ export async function* sendMessage(
   message: A2aMessage,
   options: CallOptions,
 ): AsyncGenerator<A2aStreamResponse> {
-  const fetchImpl = guardedFetch(options.fetch, options.headers, options.probe);
-  const coreCard = new DefaultAgentCardResolver({ legacyCompat }).normalizeAgentCard(card);
-  const factory =
-    chosen.binding === JSONRPC
-      ? new JsonRpcTransportFactory({ fetchImpl, legacyCompat })
-      : new RestTransportFactory({ fetchImpl, legacyCompat });
-  const client = new Client(await factory.create(chosen.url, coreCard), coreCard, { polling: false });
+  const client = await clientFor(card, chosen, options);
   const request = {
     tenant: "",
     message: Message.fromJSON(message),
     configuration: undefined,
     metadata: undefined,
   };
-  const serviceParameters: Record<string, string> = {};
-  if (options.extensions.length > 0) withA2AExtensions(...options.extensions)(serviceParameters);
-  const requestOptions = { signal: options.signal, serviceParameters };
+  const requestOptions = { signal: options.signal, serviceParameters: serviceParameters(options) };
   if (!options.streaming) {
     const result = await client.sendMessage(request, requestOptions);
     yield validated(
@@ -62,6 +54,44 @@ export async function* sendMessage(
   for await (const item of client.sendMessageStream(request, requestOptions)) {
     yield validated(StreamResponse.toJSON(item));
   }
+}
+
+/**
+ * Asks the remote agent to cancel `taskId` (`tasks/cancel`): what a stopped turn does for the remote task
+ * it was waiting on (decision 028). `options.signal` bounds it; the caller's own turn signal is aborted.
+ */
+export async function cancelTask(
+  card: AgentCardJson,
+  chosen: ChosenInterface,
+  taskId: string,
+  options: Omit<CallOptions, "streaming">,
+): Promise<void> {
+  const client = await clientFor(card, chosen, options);
+  await client.cancelTask(
+    { tenant: "", id: taskId, metadata: undefined },
+    { signal: options.signal, serviceParameters: serviceParameters(options) },
+  );
+}
+
+/** The SDK client for the chosen interface, over Baton's guarded `fetch`. */
+async function clientFor(
+  card: AgentCardJson,
+  chosen: ChosenInterface,
+  options: Pick<CallOptions, "fetch" | "headers" | "probe">,
+): Promise<Client> {
+  const fetchImpl = guardedFetch(options.fetch, options.headers, options.probe);
+  const coreCard = new DefaultAgentCardResolver({ legacyCompat }).normalizeAgentCard(card);
+  const factory =
+    chosen.binding === JSONRPC
+      ? new JsonRpcTransportFactory({ fetchImpl, legacyCompat })
+      : new RestTransportFactory({ fetchImpl, legacyCompat });
+  return new Client(await factory.create(chosen.url, coreCard), coreCard, { polling: false });
+}
+
+function serviceParameters(options: Pick<CallOptions, "extensions">): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  if (options.extensions.length > 0) withA2AExtensions(...options.extensions)(parameters);
+  return parameters;
 }
 
 function validated(json: unknown): A2aStreamResponse {

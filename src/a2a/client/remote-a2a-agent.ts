@@ -1,11 +1,12 @@
 import { BaseAgent, type BaseAgentConfig } from "../../agents/base-agent.js";
 import type { InvocationContext } from "../../agents/invocation-context.js";
+import { untilAbortedEach } from "../../agents/until-aborted.js";
 import type { Event } from "../../core/event.js";
 import { newFunctionCallId } from "../../core/ids.js";
 import type { SharedScope } from "../../core/state.js";
 import type { A2aMessage } from "../protocol/a2a-objects.js";
 import type { AgentCardJson } from "../protocol/agent-card.js";
-import { sendMessage } from "./a2a-transport.js";
+import { cancelTask, sendMessage } from "./a2a-transport.js";
 import { classifyFailure } from "./call-failure.js";
 import { replyAttributes, startCallSpan } from "./call-span.js";
 import { type CardCache, memoryCardCache } from "./card-cache.js";
@@ -127,7 +128,7 @@ export class RemoteA2aAgent extends BaseAgent {
         signal: call.signal,
         probe,
       });
-      for await (const reply of replies) {
+      for await (const reply of untilAbortedEach(replies, call.signal)) {
         const item = folder.fold(reply);
         last = item;
         const event = await replyEvent(ctx, item, message, { ...this.config, convertCtx });
@@ -140,6 +141,13 @@ export class RemoteA2aAgent extends BaseAgent {
         );
       }
     } catch (error) {
+      // The turn was stopped: the remote task it waited on is canceled too, and the turn ends (its cancel
+      // event is the store's, not an error of this agent).
+      if (ctx.runConfig.signal?.aborted) {
+        await this.cancelRemote(ctx, call, last, probe);
+        span.end(replyAttributes(last), error);
+        throw error;
+      }
       const failure = classifyFailure(error, {
         status: probe.status,
         networkError: probe.networkError ?? false,
@@ -151,6 +159,29 @@ export class RemoteA2aAgent extends BaseAgent {
       yield this.errorEvent(ctx, failure, message);
     } finally {
       span.end(replyAttributes(last));
+    }
+  }
+
+  /** Sends `tasks/cancel` for the remote task `last` names while it still runs; a failure is only logged. */
+  private async cancelRemote(
+    ctx: InvocationContext,
+    call: Call,
+    last: ResponseItem | undefined,
+    probe: FetchProbe,
+  ): Promise<void> {
+    if (!last || last.kind === "message" || isStreamComplete(last)) return;
+    try {
+      await cancelTask(call.card, call.chosen, last.task.id, {
+        fetch: call.fetchImpl,
+        headers: this.config.headers ?? {},
+        extensions: this.config.useLegacy === false ? [ADK_EXTENSION_URI] : [],
+        signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+        probe,
+      });
+    } catch (error) {
+      ctx.services.log(
+        `Remote agent "${this.name}": tasks/cancel of ${last.task.id} failed: ${String(error)}`,
+      );
     }
   }
 
@@ -166,6 +197,9 @@ export class RemoteA2aAgent extends BaseAgent {
     });
   }
 }
+
+/** How long a stopped turn waits for the remote agent to take its `tasks/cancel`. */
+const CANCEL_TIMEOUT_MS = 5_000;
 
 interface Call {
   card: AgentCardJson;
