@@ -6,9 +6,9 @@ import type { StartedTask } from "./turn-start.js";
 
 /**
  * Runs a started task's turn to its end, storing each update with the new snapshot in the session's
- * object (partial text is only published). It never throws: a turn that breaks ends the task `failed`, and
- * a canceled turn (its last event the store's `TURN_CANCELED` record, or a refused append) ends quietly, the
- * cancel having closed the task.
+ * object (partial text is only published). It never throws: a turn that breaks ends the task `failed`; a
+ * turn stopped by its session (its last event the store's `TURN_CANCELED` record) ends it `canceled`, which
+ * a task closed by its own `tasks/cancel` already is; a refused append of a canceled turn ends quietly.
  */
 export async function driveTask(deps: A2aServerDeps, started: StartedTask): Promise<void> {
   const { key, projection, events } = started;
@@ -20,7 +20,11 @@ export async function driveTask(deps: A2aServerDeps, started: StartedTask): Prom
   try {
     if (started.isNew) await apply(projection.started());
     for await (const event of events) {
-      if (event.errorCode === "TURN_CANCELED") return;
+      // A stopped turn: the task ends canceled (a task its own tasks/cancel closed refuses the write).
+      if (event.errorCode === "TURN_CANCELED") {
+        await apply(projection.stopped(stopText(event)));
+        return;
+      }
       for (const step of projection.event(event)) await apply(step);
     }
     for (const step of projection.finish()) await apply(step);
@@ -33,3 +37,6 @@ export async function driveTask(deps: A2aServerDeps, started: StartedTask): Prom
     );
   }
 }
+
+const stopText = (event: { errorMessage?: string | undefined }): string =>
+  event.errorMessage ?? "The turn was canceled.";

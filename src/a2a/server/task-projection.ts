@@ -93,6 +93,18 @@ export class TaskProjection {
     return [...steps, this.#status(TaskState.TASK_STATE_COMPLETED, undefined, true)];
   }
 
+  /**
+   * A turn stopped by its session (an HTTP cancel, a newer message's `interrupt`), not by the task's own
+   * `tasks/cancel`: `canceled`, with the stop's message.
+   */
+  stopped(message: string): Step {
+    return this.#status(
+      TaskState.TASK_STATE_CANCELED,
+      agentText(this.#messageIds(), message, this.metadata),
+      true,
+    );
+  }
+
   /** A turn that ended without its events (the store refused or the runner broke): `failed`. */
   broken(message: string): Step {
     return this.#status(
