@@ -18,10 +18,12 @@ interface Bundle {
  * The Workers measured, and the gzip size each must stay within (test/unit/entries checks the second).
  * Issue 12 set 250 and 150 KiB; issues 24, 25, 28 and 29 (MCP, A2A's HTTP+JSON binding, schedules and
  * reminders, compaction) grew both to 252 and 160.5 KiB, and the limits were raised to 260 and 165 with
- * that growth named (docs/benchmarks.md, "Bundle size"), to be won back by making those features opt-in.
+ * that growth named (docs/benchmarks.md, "Bundle size"). The next round's features went into opt-in
+ * entries (evals, artifacts, Vectorize memory, replay), which kept a Worker that does not use them within
+ * 165; the demo Worker opts in to every one of them, and its limit is 280 (docs/benchmarks.md).
  */
 export const BUNDLES: readonly Bundle[] = [
-  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 260 },
+  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 280 },
   { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 165 },
 ];
 
