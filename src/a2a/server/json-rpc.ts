@@ -7,6 +7,7 @@ import { BatonError } from "../../core/errors.js";
 import { assertSafeShape } from "../../core/safe-shape.js";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
 import { checkParams, STREAMING_METHODS, V1_METHODS } from "./rpc-params.js";
+import { sseResponse } from "./sse-stream.js";
 
 /** Requests larger than this are refused before they are parsed. */
 export const MAX_A2A_BODY_BYTES = 1024 * 1024;
@@ -173,39 +174,15 @@ const isStream = (value: unknown): value is AsyncGenerator<unknown> =>
  * A streaming result as SSE, one JSON-RPC response per `data:` frame; an error, before the first event or
  * after it, is the stream's last frame (A2A 1.0 §9.4.2: the client reads errors from the stream).
  */
-async function streamed(
+function streamed(
   events: AsyncGenerator<unknown>,
   id: RpcId,
   toError: (error: unknown) => unknown,
 ): Promise<Response> {
-  let first: IteratorResult<unknown>;
-  try {
-    first = await events.next();
-  } catch (error) {
-    return new Response(formatSSEEvent({ jsonrpc: "2.0", id, error: toError(error) }), {
-      headers: SSE_HEADERS,
-    });
-  }
-  const encoder = new TextEncoder();
-  const frame = (value: unknown) => encoder.encode(formatSSEEvent(value));
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (first.done) controller.close();
-      else controller.enqueue(frame(first.value));
-    },
-    async pull(controller) {
-      try {
-        const next = await events.next();
-        if (next.done) controller.close();
-        else controller.enqueue(frame(next.value));
-      } catch (error) {
-        controller.enqueue(frame({ jsonrpc: "2.0", id, error: toError(error) }));
-        controller.close();
-      }
-    },
-    async cancel() {
-      await events.return(undefined);
-    },
+  const errorFrame = (error: unknown) => formatSSEEvent({ jsonrpc: "2.0", id, error: toError(error) });
+  return sseResponse(events, {
+    frame: (value) => formatSSEEvent(value),
+    failedBeforeFirst: (error) => new Response(errorFrame(error), { headers: SSE_HEADERS }),
+    failedAfterFirst: errorFrame,
   });
-  return new Response(stream, { headers: SSE_HEADERS });
 }

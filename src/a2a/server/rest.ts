@@ -9,7 +9,6 @@ import {
   ListTasksRequest,
   type ListTasksResponse,
   SendMessageRequest,
-  SSE_HEADERS,
   StreamResponse,
   Task,
   TaskPushNotificationConfig,
@@ -25,6 +24,7 @@ import { toA2aError } from "./a2a-errors.js";
 import { MAX_A2A_BODY_BYTES } from "./json-rpc.js";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
 import { checkParams } from "./rpc-params.js";
+import { sseResponse } from "./sse-stream.js";
 
 /** One call of A2A 1.0's HTTP+JSON binding (§11), as the route read it from the method and path. */
 export type RestCall =
@@ -184,36 +184,13 @@ function restError(error: unknown): Response {
  * A stream as SSE, `data: <StreamResponse>` per event. An error before the first event is a plain error
  * answer (no stream was opened, as a2a-js's REST server does); one after it is a last `event: error`.
  */
-async function streamed(events: AsyncGenerator<StreamResponse>): Promise<Response> {
-  let first: IteratorResult<StreamResponse>;
-  try {
-    first = await events.next();
-  } catch (error) {
-    return restError(toA2aError(error));
-  }
-  const encoder = new TextEncoder();
-  const frame = (item: StreamResponse) => encoder.encode(formatSSEEvent(StreamResponse.toJSON(item)));
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (first.done) controller.close();
-      else controller.enqueue(frame(first.value));
-    },
-    async pull(controller) {
-      try {
-        const next = await events.next();
-        if (next.done) controller.close();
-        else controller.enqueue(frame(next.value));
-      } catch (error) {
-        const failure = toA2aError(error);
-        controller.enqueue(
-          encoder.encode(formatSSEErrorEvent(toRestErrorBody(failure, restStatusFor(failure)))),
-        );
-        controller.close();
-      }
-    },
-    async cancel() {
-      await events.return(undefined);
+function streamed(events: AsyncGenerator<StreamResponse>): Promise<Response> {
+  return sseResponse(events, {
+    frame: (item) => formatSSEEvent(StreamResponse.toJSON(item)),
+    failedBeforeFirst: (error) => restError(toA2aError(error)),
+    failedAfterFirst: (error) => {
+      const failure = toA2aError(error);
+      return formatSSEErrorEvent(toRestErrorBody(failure, restStatusFor(failure)));
     },
   });
-  return new Response(stream, { headers: SSE_HEADERS });
 }
