@@ -9,8 +9,8 @@ import {
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DemoWorker, startDemoWorker } from "../../support/demo-worker.js";
 import { type PushReceiver, startPushReceiver } from "../../support/push-receiver.js";
-import { type DemoWorker, startDemoWorker } from "../mcp/wrangler-demo.js";
 
 const TOKEN = "interop-a2a-push-token";
 let worker: DemoWorker;

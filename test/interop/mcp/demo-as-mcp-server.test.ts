@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Session } from "../../../src/core/session.js";
-import { type DemoWorker, startDemoWorker } from "./wrangler-demo.js";
+import { type DemoWorker, startDemoWorker } from "../../support/demo-worker.js";
 
 const TOKEN = "interop-mcp-token";
 let worker: DemoWorker;

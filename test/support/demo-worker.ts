@@ -6,13 +6,20 @@ export interface DemoWorker {
   dispose(): Promise<void>;
 }
 
-/** The demo Worker (wrangler.toml) under `wrangler dev` on a free port of 127.0.0.1, with these vars. */
-export async function startDemoWorker(vars: Record<string, string>): Promise<DemoWorker> {
+/**
+ * The demo Worker (wrangler.toml) under `wrangler dev` on a free port of 127.0.0.1, with these vars, and
+ * static `assets` served beside it when given (the dev UI). In-memory storage; `dispose` stops it.
+ */
+export async function startDemoWorker(
+  vars: Record<string, string>,
+  options: { assets?: string } = {},
+): Promise<DemoWorker> {
   process.env.WRANGLER_SEND_METRICS = "false";
   // Miniflare would otherwise fetch the `Request.cf` placeholder from workers.cloudflare.com: stay local.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   const worker = await unstable_startWorker({
-    config: fileURLToPath(new URL("../../../wrangler.toml", import.meta.url)),
+    config: fileURLToPath(new URL("../../wrangler.toml", import.meta.url)),
+    ...(options.assets ? { assets: options.assets } : {}),
     sendMetrics: false,
     envFiles: [],
     bindings: Object.fromEntries(
