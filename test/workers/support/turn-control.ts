@@ -1,8 +1,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import * as z from "zod";
+import { functionTool } from "../../../src/agents/function-tool.js";
+import { userText } from "../../../src/core/content.js";
+import { createEvent, type Event } from "../../../src/core/event.js";
 import type { SessionKey } from "../../../src/core/session.js";
 import { createDemoModel } from "../../../src/demo/model.js";
-import { sessionObjectName } from "../../../src/session/do-store.js";
+import { type DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
 
 /** The session's Durable Object, as the store addresses it. */
 export const sessionStub = (key: SessionKey) => env.SESSIONS.getByName(sessionObjectName(key));
@@ -54,3 +58,49 @@ export function heldModel() {
 }
 
 export { gatedModel } from "../../unit/support/gated-model.js";
+
+/** Two tools that count their calls: `pay` (not idempotent) and `lookup` (idempotent). */
+export function payAndLookup() {
+  const calls = { pay: 0, lookup: 0 };
+  const pay = functionTool({
+    name: "pay",
+    description: "Charges the card",
+    parameters: z.object({}),
+    execute: () => ({ paid: ++calls.pay }),
+  });
+  const lookup = functionTool({
+    name: "lookup",
+    description: "Reads the balance",
+    parameters: z.object({}),
+    idempotent: true,
+    execute: () => ({ balance: 10, reads: ++calls.lookup }),
+  });
+  return { calls, tools: [pay, lookup] };
+}
+
+const eventEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
+
+/**
+ * A turn of `invocationId` that stored its user event and its model's calls of `pay` (id `c-pay`) and
+ * `lookup` (`c-lookup`), then died before either answered: no response, no `endTurn`, and the object
+ * restarted (its lease still held until it lapses). Returns the two stored events.
+ */
+export async function crashMidTools(
+  store: DurableObjectSessionStore,
+  key: SessionKey,
+  invocationId: string,
+): Promise<{ userEvent: Event; callEvent: Event }> {
+  const userEvent = createEvent({ invocationId, author: "user", content: userText("pay it") }, eventEnv);
+  const { lease } = await store.beginTurn(key, userEvent);
+  const parts = [
+    { functionCall: { id: "c-pay", name: "pay", args: {} } },
+    { functionCall: { id: "c-lookup", name: "lookup", args: {} } },
+  ];
+  const callEvent = createEvent(
+    { invocationId, author: "root", content: { role: "model", parts } },
+    eventEnv,
+  );
+  await store.appendEvent(key, callEvent, { lease });
+  await newLifetime(key);
+  return { userEvent, callEvent };
+}

@@ -1,12 +1,10 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
-import { functionTool } from "../../../src/agents/function-tool.js";
 import { interruptedMessage } from "../../../src/agents/interrupted-calls.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
-import { functionResponsesOf, userText } from "../../../src/core/content.js";
-import { createEvent, type Event } from "../../../src/core/event.js";
+import { functionResponsesOf } from "../../../src/core/content.js";
+import type { Event } from "../../../src/core/event.js";
 import type { Session } from "../../../src/core/session.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
@@ -14,30 +12,15 @@ import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
 import { turnLedger } from "../../../src/webhooks/turn-ledger.js";
 import { scriptedModel } from "../../unit/support/scripted-model.js";
 import { expectJson, freshIds, noSleep } from "../support/http.js";
-import { elapseLease, newLifetime, sessionStub } from "../support/turn-control.js";
+import { crashMidTools, elapseLease, payAndLookup, sessionStub } from "../support/turn-control.js";
 import { hookWorker } from "../support/webhooks.js";
-
-const eventEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
 
 describe("a turn whose isolate died", () => {
   it("is resumed by its session object's alarm through the turn queue: the open calls are answered once, and the turn finishes", async () => {
     const { app, user, session } = freshIds("crashed");
-    const calls = { pay: 0, lookup: 0 };
-    const pay = functionTool({
-      name: "pay",
-      description: "Charges the card",
-      parameters: z.object({}),
-      execute: () => ({ paid: ++calls.pay }),
-    });
-    const lookup = functionTool({
-      name: "lookup",
-      description: "Reads the balance",
-      parameters: z.object({}),
-      idempotent: true,
-      execute: () => ({ balance: 10, reads: ++calls.lookup }),
-    });
+    const { calls, tools } = payAndLookup();
     const model = scriptedModel([{ text: "Paid, or told you why not." }]);
-    const root = new LlmAgent({ name: "root", model, tools: [pay, lookup] });
+    const root = new LlmAgent({ name: "root", model, tools });
     const worker = hookWorker({
       apps: [defineApp({ name: app, rootAgent: root })],
       services: { sleep: noSleep },
@@ -48,20 +31,7 @@ describe("a turn whose isolate died", () => {
 
     // The turn stored its model's calls, then its isolate died: no response, no endTurn, ever.
     const invocationId = `e-died-${crypto.randomUUID()}`;
-    const userEvent = createEvent({ invocationId, author: "user", content: userText("pay it") }, eventEnv);
-    const { lease } = await store.beginTurn(key, userEvent);
-    const parts = [
-      { functionCall: { id: "c-pay", name: "pay", args: {} } },
-      { functionCall: { id: "c-lookup", name: "lookup", args: {} } },
-    ];
-    await store.appendEvent(
-      key,
-      createEvent({ invocationId, author: "root", content: { role: "model", parts } }, eventEnv),
-      {
-        lease,
-      },
-    );
-    await newLifetime(key);
+    const { userEvent } = await crashMidTools(store, key, invocationId);
 
     // Before the lease lapses the alarm resumes nothing; after, it queues the invocation again.
     if (!env.WEBHOOK_TURNS) throw new Error("wrangler.toml binds WEBHOOK_TURNS");
