@@ -15,6 +15,7 @@ import type { ReceivedPush } from "../../support/push-receiver.js";
 import { a2aWorker, userMessage, v1Client } from "../support/a2a.js";
 import { scriptedApp } from "../support/a2a-apps.js";
 import { noSleep } from "../support/http.js";
+import { noteRetryDelays } from "../support/webhooks.js";
 
 const receiverUrl = inject("pushReceiverUrl");
 const services = { sleep: noSleep, log: () => undefined };
@@ -27,23 +28,7 @@ async function consume(bodies: readonly unknown[], attempts = 1) {
     bodies.map((body, i) => ({ id: `push-${i}`, timestamp: new Date(), attempts, body })),
   );
   const delays: (number | undefined)[] = [];
-  const observed: MessageBatch<unknown> = {
-    queue: batch.queue,
-    metadata: batch.metadata,
-    messages: batch.messages.map((m) => ({
-      id: m.id,
-      timestamp: m.timestamp,
-      body: m.body,
-      attempts: m.attempts,
-      ack: () => m.ack(),
-      retry: (options?: QueueRetryOptions) => {
-        delays.push(options?.delaySeconds);
-        m.retry(options);
-      },
-    })),
-    ackAll: () => batch.ackAll(),
-    retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
-  };
+  const observed = noteRetryDelays(batch, (_id, delaySeconds) => delays.push(delaySeconds));
   const ctx = createExecutionContext();
   const workerEnv: BatonWorkerEnv = { ...env };
   await worker.queue(observed, workerEnv, ctx);

@@ -65,23 +65,7 @@ export function hookWorker(options: WorkerOptions, vars: Record<string, unknown>
     );
     // getQueueResult reports which messages were retried but not their delays: note those on the way.
     const delays = new Map<string, number | undefined>();
-    const observed: MessageBatch<unknown> = {
-      queue: batch.queue,
-      metadata: batch.metadata,
-      messages: batch.messages.map((m) => ({
-        id: m.id,
-        timestamp: m.timestamp,
-        body: m.body,
-        attempts: m.attempts,
-        ack: () => m.ack(),
-        retry: (options?: QueueRetryOptions) => {
-          delays.set(m.id, options?.delaySeconds);
-          m.retry(options);
-        },
-      })),
-      ackAll: () => batch.ackAll(),
-      retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
-    };
+    const observed = noteRetryDelays(batch, (id, delaySeconds) => delays.set(id, delaySeconds));
     const ctx = createExecutionContext();
     await worker.queue(observed, envWith(extra), ctx);
     const result = await getQueueResult(batch, ctx);
@@ -181,3 +165,30 @@ export const issueComment = (issue: number, body: string, action = "created") =>
     repository: { full_name: "octo/repo" },
     sender: { login: "octocat" },
   });
+
+/**
+ * `batch` as a queue handler sees it, with each `retry`'s delay noted on the way (`getQueueResult` reports
+ * which messages were retried, not their delays).
+ */
+export function noteRetryDelays(
+  batch: MessageBatch<unknown>,
+  note: (messageId: string, delaySeconds: number | undefined) => void,
+): MessageBatch<unknown> {
+  return {
+    queue: batch.queue,
+    metadata: batch.metadata,
+    messages: batch.messages.map((m) => ({
+      id: m.id,
+      timestamp: m.timestamp,
+      body: m.body,
+      attempts: m.attempts,
+      ack: () => m.ack(),
+      retry: (options?: QueueRetryOptions) => {
+        note(m.id, options?.delaySeconds);
+        m.retry(options);
+      },
+    })),
+    ackAll: () => batch.ackAll(),
+    retryAll: (options?: QueueRetryOptions) => batch.retryAll(options),
+  };
+}
