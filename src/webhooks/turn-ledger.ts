@@ -1,3 +1,4 @@
+import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
 import { type Remote, remote } from "../session/rpc-result.js";
 import type { TurnObject } from "./turn-object.js";
@@ -83,10 +84,22 @@ const guardName = (record: NewTurnRecord, bodySha256: string) =>
 /** A turn id: its shard (two hex digits), then 62 of a keyed hash of the delivery. */
 const TURN_ID = /^([0-9a-f]{2})[0-9a-f]{62}$/;
 
+/** The shard a turn id names, `undefined` for a string that is not a turn id. */
+function shardOfTurn(turnId: string): number | undefined {
+  const digits = TURN_ID.exec(turnId)?.[1];
+  const index = digits === undefined ? Number.NaN : Number.parseInt(digits, 16);
+  return index < TURN_SHARDS ? index : undefined;
+}
+
 export function turnLedger(namespace: TurnNamespace): TurnLedger {
   // A stub per use, never kept: a ledger may outlive the request whose I/O context made a stub.
   const shard = (index: number): Remote<TurnObject> => remote(namespace.getByName(`turn-shard-${index}`));
-  const sessionShard = (key: SessionKey) => shard(shardIndex(lineName(key)));
+  /** A new turn's shard: the one its id names (`turnIdOf` puts its session's shard there). */
+  const turnShard = ({ fresh }: Acceptance) => {
+    const index = shardOfTurn(fresh.turnId);
+    if (index === undefined) throw new BatonError("internal", `Not a turn id: ${fresh.turnId}.`);
+    return shard(index);
+  };
   const guardOf = ({ fresh, bodySha256 }: Acceptance) =>
     bodySha256 === undefined ? undefined : guardName(fresh, bodySha256);
   return {
@@ -96,21 +109,17 @@ export function turnLedger(namespace: TurnNamespace): TurnLedger {
       return shardIndex(lineName(session)).toString(16).padStart(2, "0") + hash.toString().slice(2);
     },
     accept: (acceptance) =>
-      sessionShard(acceptance.fresh).accept(
-        acceptance.fresh,
-        lineName(acceptance.fresh),
-        guardOf(acceptance),
-      ),
+      turnShard(acceptance).accept(acceptance.fresh, lineName(acceptance.fresh), guardOf(acceptance)),
     withdraw: (acceptance) =>
-      sessionShard(acceptance.fresh).withdraw(
+      turnShard(acceptance).withdraw(
         acceptance.fresh.turnId,
         lineName(acceptance.fresh),
         guardOf(acceptance),
       ),
     turn(turnId) {
-      const index = TURN_ID.exec(turnId)?.[1];
-      if (index === undefined || Number.parseInt(index, 16) >= TURN_SHARDS) return null;
-      const held = shard(Number.parseInt(index, 16));
+      const index = shardOfTurn(turnId);
+      if (index === undefined) return null;
+      const held = shard(index);
       return {
         get: () => held.get(turnId),
         begin: () => held.begin(turnId),
@@ -121,7 +130,7 @@ export function turnLedger(namespace: TurnNamespace): TurnLedger {
     },
     line(key) {
       const name = lineName(key);
-      const held = sessionShard(key);
+      const held = shard(shardIndex(name));
       return { head: () => held.head(name), leave: (turnId) => held.leave(name, turnId) };
     },
   };
