@@ -17,7 +17,10 @@ export const agentSpanAttributes = (ctx: InvocationContext, agent: BaseAgent): S
   [ATTR.operation]: "invoke_agent",
   [ATTR.agentName]: agent.name,
   [ATTR.agentDescription]: agent.description,
-  ...invocationAttributes(ctx),
+  // `invocationAttributes`, written out: one object per span, not a second one spread into it.
+  [ATTR.invocationId]: ctx.invocationId,
+  [ATTR.sessionId]: ctx.session.id,
+  [ATTR.conversation]: ctx.session.id,
 });
 
 const modelName = (spec: ModelSpec | undefined): { system: string; model: string } => {
@@ -92,7 +95,9 @@ export function modelSpanAttributes(
     [ATTR.agentName]: ctx.agent.name,
     [ATTR.eventId]: eventId,
     [ATTR.llmRequest]: loggedRequest(ctx.agent, model, request),
-    ...invocationAttributes(ctx),
+    [ATTR.invocationId]: ctx.invocationId,
+    [ATTR.sessionId]: ctx.session.id,
+    [ATTR.conversation]: ctx.session.id,
   };
 }
 

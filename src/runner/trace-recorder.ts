@@ -25,6 +25,9 @@ const hexOf = (uuid: string): string =>
  * string past `TRACE_LIMITS.attributeChars` cut there.
  */
 function merged(given: readonly SpanAttributes[]): SpanAttributes {
+  const only = given.length === 1 ? given[0] : undefined;
+  // A span given one object that needs no cut keeps that object (the caller left it as it was).
+  if (only !== undefined && keptAsGiven(only)) return only;
   const plain: SpanAttributes = {};
   for (const attributes of given) {
     for (const key in attributes) {
@@ -37,6 +40,16 @@ function merged(given: readonly SpanAttributes[]): SpanAttributes {
     }
   }
   return plain;
+}
+
+/** Whether `attributes` is already what `merged` would make of it: no value undefined, no string too long. */
+function keptAsGiven(attributes: SpanAttributes): boolean {
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined || (typeof value === "string" && value.length > TRACE_LIMITS.attributeChars))
+      return false;
+  }
+  return true;
 }
 
 /** Bytes a JSON string can take per UTF-16 unit at worst (a control character written as `\\u0000`). */
