@@ -81,7 +81,9 @@ function loggedRequest(agent: object, model: string, request: LlmRequest): strin
     if (content) length += (taken === 0 ? 0 : 1) + jsonOf(content).length;
   }
   const whole = length + 2 <= TRACE_LIMITS.attributeChars;
-  const tail = whole ? "]}" : `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
+  const tail = whole
+    ? "]}"
+    : `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
   const room = whole ? length : TRACE_LIMITS.attributeChars - tail.length;
   let text = cutTo(room, "", opening);
   for (let i = 0; i < taken && text.length < room; i++) {
