@@ -67,18 +67,37 @@ function openingOf(agent: object, model: string, request: LlmRequest): string {
  * The request as ADK logs it (`{model, config, contents}` as JSON), serialising only as many contents as
  * the trace keeps: a span costs the same at 10 history messages as at 10,000. Past
  * `TRACE_LIMITS.attributeChars` the text is cut there, ending with how many contents the request had.
+ * The text is joined from the kept pieces (the opening, each content's JSON) and a cut one is cut in its
+ * last piece only: slicing the whole joined text would copy it into a new string, kept by every trace.
  */
 function loggedRequest(agent: object, model: string, request: LlmRequest): string {
   const { contents } = request;
-  let text = openingOf(agent, model, request);
-  for (let i = 0; i < contents.length && text.length <= TRACE_LIMITS.attributeChars; i++) {
-    const content = contents[i];
-    if (content) text += (i === 0 ? "" : ",") + jsonOf(content);
+  const opening = openingOf(agent, model, request);
+  // How many contents the text takes: as many as start within the limit.
+  let length = opening.length;
+  let taken = 0;
+  for (; taken < contents.length && length <= TRACE_LIMITS.attributeChars; taken++) {
+    const content = contents[taken];
+    if (content) length += (taken === 0 ? 0 : 1) + jsonOf(content).length;
   }
-  if (text.length + 2 <= TRACE_LIMITS.attributeChars) return `${text}]}`;
-  const tail = `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
-  return text.slice(0, TRACE_LIMITS.attributeChars - tail.length) + tail;
+  const whole = length + 2 <= TRACE_LIMITS.attributeChars;
+  const tail = whole
+    ? "]}"
+    : `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
+  const room = whole ? length : TRACE_LIMITS.attributeChars - tail.length;
+  let text = cutTo(room, "", opening);
+  for (let i = 0; i < taken && text.length < room; i++) {
+    const content = contents[i];
+    if (!content) continue;
+    if (i > 0) text = cutTo(room, text, ",");
+    text = cutTo(room, text, jsonOf(content));
+  }
+  return text + tail;
 }
+
+/** `text` and as much of `piece` as fits in `room` characters. */
+const cutTo = (room: number, text: string, piece: string): string =>
+  text.length + piece.length <= room ? text + piece : text + piece.slice(0, Math.max(0, room - text.length));
 
 /** `call_llm` (operation `generate_content`): the model, the event it makes, and the request as ADK logs it. */
 export function modelSpanAttributes(
