@@ -59,8 +59,10 @@ async function modelResponses(
   const started = services.clock.now();
   // The model's own time: the span also covers storing the events the step yields.
   const record = (response: LlmResponse) => {
-    if (!response.partial)
-      span.set({ ...modelResponseAttributes(response), [ATTR.modelMs]: services.clock.now() - started });
+    if (response.partial) return;
+    const attributes = modelResponseAttributes(response);
+    attributes[ATTR.modelMs] = services.clock.now() - started;
+    span.set(attributes);
   };
   try {
     const responses = services.models.call(spec, request, {

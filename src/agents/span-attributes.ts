@@ -1,4 +1,5 @@
 import type { Content } from "../core/content.js";
+import { logOf } from "../core/content-log.js";
 import type { LlmRequest, LlmResponse, ModelSpec } from "../core/llm.js";
 import { memoized } from "../core/memo.js";
 import { ATTR, type SpanAttributes, TRACE_LIMITS } from "../core/trace.js";
@@ -73,6 +74,14 @@ function openingOf(agent: object, model: string, request: LlmRequest): string {
 function loggedRequest(agent: object, model: string, request: LlmRequest): string {
   const { contents } = request;
   const opening = openingOf(agent, model, request);
+  const tailOfCut = `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
+  // A history read from a kept log (`core/content-log.ts`) starts with the contents of its last request:
+  // once that request's text was cut, a later one's is cut at the same place.
+  const log = logOf(contents);
+  const kept = log?.derived.get(LOGGED_CUT) as LoggedCut | undefined; // SAFETY: only this function sets the key, to a `LoggedCut`.
+  const room = TRACE_LIMITS.attributeChars - tailOfCut.length;
+  if (kept?.opening === opening && kept.room === room && contents.length >= kept.taken)
+    return kept.text + tailOfCut;
   // How many contents the text takes: as many as start within the limit.
   let length = opening.length;
   let taken = 0;
@@ -81,10 +90,14 @@ function loggedRequest(agent: object, model: string, request: LlmRequest): strin
     if (content) length += (taken === 0 ? 0 : 1) + jsonOf(content).length;
   }
   const whole = length + 2 <= TRACE_LIMITS.attributeChars;
-  const tail = whole
-    ? "]}"
-    : `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
-  const room = whole ? length : TRACE_LIMITS.attributeChars - tail.length;
+  const text = joinedTo(whole ? length : room, opening, contents, taken);
+  if (whole) return `${text}]}`;
+  log?.derived.set(LOGGED_CUT, { opening, room, taken, text });
+  return text + tailOfCut;
+}
+
+/** The opening and the JSON of the first `taken` contents, comma-separated, cut at `room` characters. */
+function joinedTo(room: number, opening: string, contents: readonly Content[], taken: number): string {
   let text = cutTo(room, "", opening);
   for (let i = 0; i < taken && text.length < room; i++) {
     const content = contents[i];
@@ -92,8 +105,19 @@ function loggedRequest(agent: object, model: string, request: LlmRequest): strin
     if (i > 0) text = cutTo(room, text, ",");
     text = cutTo(room, text, jsonOf(content));
   }
-  return text + tail;
+  return text;
 }
+
+/** A cut request text of a content log, before its tail: what it was built from and where it was cut. */
+interface LoggedCut {
+  readonly opening: string;
+  readonly room: number;
+  /** How many contents it was built from (the log's first ones). */
+  readonly taken: number;
+  readonly text: string;
+}
+
+const LOGGED_CUT = Symbol("logged request cut");
 
 /** `text` and as much of `piece` as fits in `room` characters. */
 const cutTo = (room: number, text: string, piece: string): string =>
