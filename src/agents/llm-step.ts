@@ -170,8 +170,9 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     const longRunning = parts.flatMap((p) =>
       p.functionCall?.id && tools.get(p.functionCall.name)?.isLongRunning ? [p.functionCall.id] : [],
     );
+    eventId ??= newEventId(ctx.services.ids);
     const event = ctx.newEvent({
-      id: (eventId ??= newEventId(ctx.services.ids)),
+      id: eventId,
       ...(response.content ? { content: { role: response.content.role ?? "model", parts } } : {}),
       ...(response.partial ? { partial: true } : {}),
       ...responseFields(response),
