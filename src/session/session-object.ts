@@ -16,6 +16,7 @@ import type {
 } from "../core/task-store.js";
 import type { TurnTrace } from "../core/trace.js";
 import { AlarmDispatcher } from "./alarm-dispatcher.js";
+import { type ObjectTurnStream, ObjectTurns } from "./object-turns.js";
 import { persistedEvent } from "./persisted-event.js";
 import { reminderConcern, reminderQueueOf } from "./reminder-concern.js";
 import { resumeConcern, TurnMarkers } from "./resume-concern.js";
@@ -36,6 +37,7 @@ import { migrate } from "./sql.js";
 import { reportTask } from "./task-index-report.js";
 import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
+import type { ObjectTurnRequest } from "./turn-hosts.js";
 import { TurnWrites } from "./turn-writes.js";
 
 export { ISOLATE_CACHE_BYTES, OBJECT_CACHE_BYTES } from "./session-log.js";
@@ -55,6 +57,7 @@ export class SessionObject extends DurableObject {
   readonly #push: TaskPushConfigs;
   readonly #reminders: SessionReminders;
   readonly #alarms: AlarmDispatcher;
+  readonly #running: ObjectTurns;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -81,7 +84,14 @@ export class SessionObject extends DurableObject {
       queue: () => reminderQueueOf(env),
       log: (message) => console.warn(message),
     });
-    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes]);
+    this.#running = new ObjectTurns({
+      // SAFETY: a Worker's env is a record of its bindings and vars by name.
+      env: env as unknown as Record<string, unknown>,
+      keepAlive: (work) => ctx.waitUntil(work),
+      turnRuns: () => this.#turns.signals.running !== null,
+      now: Date.now,
+    });
+    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes, this.#running.beat]);
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, SESSION_SQL_SCHEMA));
   }
 
@@ -186,6 +196,26 @@ export class SessionObject extends DurableObject {
    */
   beginTurn(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
     return this.#turns.beginTurn(input);
+  }
+
+  /**
+   * Runs a turn here, in the session's object (decision 040): begins it with the app the Worker registered
+   * (refusals answered before any event) and answers its events as NDJSON `TurnLine`s. The turn runs to its
+   * end whatever the reader does; the object's alarm beats while it runs, so it is not evicted. `null`: this
+   * isolate has no such host, and the Worker runs the turn itself.
+   */
+  runTurn(input: ObjectTurnRequest): Promise<RpcResult<ObjectTurnStream | null>> {
+    return this.#running.run(input);
+  }
+
+  /** Ends the stream `runTurn` answered from the reader's side (a client that left); the turn runs on. */
+  stopTurnStream(streamId: string): void {
+    this.#running.stop(streamId);
+  }
+
+  /** Resolves once no turn runs in this object: what a drain, or a test of a turn whose client left, waits for. */
+  turnsSettled(): Promise<void> {
+    return this.#running.idle();
   }
 
   /** `SessionStore.cancelTurn`: stops the running turn, stores its cancel event; `null` when none runs. */
