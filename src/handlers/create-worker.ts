@@ -16,6 +16,7 @@ import { fireSchedules } from "../schedules/fire-schedules.js";
 import { DurableObjectMemoryService } from "../session/do-memory.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
+import type { SessionObject } from "../session/session-object.js";
 import { registerTurnHost } from "../session/turn-hosts.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
@@ -188,12 +189,25 @@ export function createWorker(options: WorkerOptions) {
   };
   // HTTP turns run in their session's object (decision 040), which finds these apps under this name.
   const turnHost = registerTurnHost({
-    start: (env, { appName, run }, keepAlive) => {
+    start: (env, { appName, run }, keepAlive, inside) => {
       // SAFETY: the session object's env is the Worker's (same script, same bindings) with its vars over it.
-      const deps = depsOf(env as BatonWorkerEnv);
+      const deps = depsInside(depsOf(env as BatonWorkerEnv), inside);
       return turnRunner(deps, findApp(deps.apps, appName), env, keepAlive).start(run);
     },
   });
+  // Per env's deps and session object: the deps whose store calls that object directly (decision 040).
+  const insideDeps = new WeakMap<ApiDeps, WeakMap<SessionObject, ApiDeps>>();
+  const depsInside = (deps: ApiDeps, inside: { name: string; object: SessionObject }): ApiDeps => {
+    const { sessionStore } = deps;
+    if (!(sessionStore instanceof DurableObjectSessionStore)) return deps;
+    const byObject = insideDeps.get(deps) ?? new WeakMap<SessionObject, ApiDeps>();
+    insideDeps.set(deps, byObject);
+    const known = byObject.get(inside.object);
+    if (known) return known;
+    const made = { ...deps, sessionStore: sessionStore.inside(inside.name, inside.object) };
+    byObject.set(inside.object, made);
+    return made;
+  };
   const pushOn = (env: BatonWorkerEnv) =>
     options.a2a?.pushNotifications !== false && env.A2A_PUSH !== undefined;
   const apiDeps = (env: BatonWorkerEnv): ApiDeps => {

@@ -2,6 +2,7 @@ import { BatonError, type ErrorCode } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { ScheduledConcern } from "./alarm-dispatcher.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
+import type { SessionObject } from "./session-object.js";
 import { type ObjectTurnRequest, turnHost } from "./turn-hosts.js";
 
 /** One line of a turn's stream from its object: an event, or the failure that ended the turn. */
@@ -37,6 +38,8 @@ export class ObjectTurns {
       env: Record<string, unknown>;
       /** Keeps work alive past the request that began it (`DurableObjectState.waitUntil`). */
       keepAlive: (work: Promise<unknown>) => void;
+      /** The object the turns run in, and how its store names it. */
+      inside: (appName: string, run: ObjectTurnRequest["run"]) => { name: string; object: SessionObject };
       /** Whether a turn holds the session's lease now. */
       turnRuns: () => boolean;
       now: () => number;
@@ -76,7 +79,8 @@ export class ObjectTurns {
     this.#running += 1;
     let turn: AsyncGenerator<Event>;
     try {
-      turn = await host.start(this.#envWith(input.vars), input, this.options.keepAlive);
+      const inside = this.options.inside(input.appName, input.run);
+      turn = await host.start(this.#envWith(input.vars), input, this.options.keepAlive, inside);
     } catch (error) {
       this.#running -= 1;
       if (error instanceof BatonError && error.kind === "refusal") return refuse(error);

@@ -16,6 +16,7 @@ import type {
 } from "../core/task-store.js";
 import type { TurnTrace } from "../core/trace.js";
 import { AlarmDispatcher } from "./alarm-dispatcher.js";
+import { sessionObjectName } from "./do-store.js";
 import { type ObjectTurnStream, ObjectTurns } from "./object-turns.js";
 import { persistedEvent } from "./persisted-event.js";
 import { reminderConcern, reminderQueueOf } from "./reminder-concern.js";
@@ -88,6 +89,10 @@ export class SessionObject extends DurableObject {
       // SAFETY: a Worker's env is a record of its bindings and vars by name.
       env: env as unknown as Record<string, unknown>,
       keepAlive: (work) => ctx.waitUntil(work),
+      inside: (appName, { userId, sessionId }) => ({
+        name: sessionObjectName({ appName, userId, sessionId }),
+        object: this,
+      }),
       turnRuns: () => this.#turns.signals.running !== null,
       now: Date.now,
     });

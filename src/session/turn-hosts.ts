@@ -1,5 +1,6 @@
 import type { Event } from "../core/event.js";
 import type { RunRequest } from "../core/ports.js";
+import type { SessionObject } from "./session-object.js";
 
 /** What a Worker asks a session's object to run (decision 040): the turn as `Runner.start` takes it. */
 export interface ObjectTurnRequest {
@@ -19,13 +20,15 @@ export interface ObjectTurnRequest {
 /**
  * What runs a turn inside a session's object: `createWorker` registers one for its apps. `start` begins
  * the turn in `env` (refusals throw before any event) and returns its events; `keepAlive` holds work that
- * must outlive the turn's stream (trace export).
+ * must outlive the turn's stream (trace export); `inside` is the object it runs in (named as the store
+ * names it), which the turn's store calls directly.
  */
 export interface TurnHost {
   start(
     env: Record<string, unknown>,
     request: Pick<ObjectTurnRequest, "appName" | "run">,
     keepAlive: (work: Promise<unknown>) => void,
+    inside: { name: string; object: SessionObject },
   ): Promise<AsyncGenerator<Event>>;
 }
 
