@@ -1,5 +1,6 @@
 import type { GenerateContentConfig } from "../core/generate-content-config.js";
 import type { LlmRequest, ModelSpec } from "../core/llm.js";
+import { hasKeys } from "../core/state.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { identityInstruction } from "../transfer/agent-identity.js";
 import { transferOffer } from "../transfer/transfer-offer.js";
@@ -47,9 +48,7 @@ export async function buildLlmRequest(
       ? await instruction(cbCtx)
       : fillInstruction(instruction ?? "", cbCtx.state);
   const offer = transferOffer(agent);
-  const systemInstruction = [own, identityInstruction(agent), offer?.instruction ?? ""]
-    .filter((block) => block.trim() !== "")
-    .join("\n\n");
+  const systemInstruction = joinBlocks(own, identityInstruction(agent), offer?.instruction ?? "");
   const declared = tools.map((t) => t.declaration());
   const request: LlmRequest = {
     systemInstruction,
@@ -70,10 +69,21 @@ export async function buildLlmRequest(
   return request;
 }
 
+/** The non-blank blocks, joined by blank lines (no arrays: this runs on every model call). */
+function joinBlocks(first: string, second: string, third: string): string {
+  let text = "";
+  for (const block of [first, second, third]) {
+    if (block.trim() === "") continue;
+    text = text === "" ? block : `${text}\n\n${block}`;
+  }
+  return text;
+}
+
 /** The agent's generation config, a fresh copy per request (callbacks may change it); an output schema asks for JSON (ADK `set_output_schema`). */
 function requestConfig(settings: RequestSettings): GenerateContentConfig {
   const given = settings.generateContentConfig;
-  const config: GenerateContentConfig = given === undefined ? {} : structuredClone(given);
+  // Most agents set nothing: an empty config needs no clone (`structuredClone` is a native round trip).
+  const config: GenerateContentConfig = given === undefined || !hasKeys(given) ? {} : structuredClone(given);
   const schema = settings.outputJsonSchema;
   if (schema !== undefined) {
     config.responseSchema = schema;

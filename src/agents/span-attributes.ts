@@ -1,4 +1,5 @@
 import type { Content } from "../core/content.js";
+import { logOf } from "../core/content-log.js";
 import type { LlmRequest, LlmResponse, ModelSpec } from "../core/llm.js";
 import { memoized } from "../core/memo.js";
 import { ATTR, type SpanAttributes, TRACE_LIMITS } from "../core/trace.js";
@@ -17,7 +18,10 @@ export const agentSpanAttributes = (ctx: InvocationContext, agent: BaseAgent): S
   [ATTR.operation]: "invoke_agent",
   [ATTR.agentName]: agent.name,
   [ATTR.agentDescription]: agent.description,
-  ...invocationAttributes(ctx),
+  // `invocationAttributes`, written out: one object per span, not a second one spread into it.
+  [ATTR.invocationId]: ctx.invocationId,
+  [ATTR.sessionId]: ctx.session.id,
+  [ATTR.conversation]: ctx.session.id,
 });
 
 const modelName = (spec: ModelSpec | undefined): { system: string; model: string } => {
@@ -64,18 +68,60 @@ function openingOf(agent: object, model: string, request: LlmRequest): string {
  * The request as ADK logs it (`{model, config, contents}` as JSON), serialising only as many contents as
  * the trace keeps: a span costs the same at 10 history messages as at 10,000. Past
  * `TRACE_LIMITS.attributeChars` the text is cut there, ending with how many contents the request had.
+ * The text is joined from the kept pieces (the opening, each content's JSON) and a cut one is cut in its
+ * last piece only: slicing the whole joined text would copy it into a new string, kept by every trace.
  */
 function loggedRequest(agent: object, model: string, request: LlmRequest): string {
   const { contents } = request;
-  let text = openingOf(agent, model, request);
-  for (let i = 0; i < contents.length && text.length <= TRACE_LIMITS.attributeChars; i++) {
-    const content = contents[i];
-    if (content) text += (i === 0 ? "" : ",") + jsonOf(content);
+  const opening = openingOf(agent, model, request);
+  const tailOfCut = `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
+  // A history read from a kept log (`core/content-log.ts`) starts with the contents of its last request:
+  // once that request's text was cut, a later one's is cut at the same place.
+  const log = logOf(contents);
+  const kept = log?.derived.get(LOGGED_CUT) as LoggedCut | undefined; // SAFETY: only this function sets the key, to a `LoggedCut`.
+  const room = TRACE_LIMITS.attributeChars - tailOfCut.length;
+  if (kept?.opening === opening && kept.room === room && contents.length >= kept.taken)
+    return kept.text + tailOfCut;
+  // How many contents the text takes: as many as start within the limit.
+  let length = opening.length;
+  let taken = 0;
+  for (; taken < contents.length && length <= TRACE_LIMITS.attributeChars; taken++) {
+    const content = contents[taken];
+    if (content) length += (taken === 0 ? 0 : 1) + jsonOf(content).length;
   }
-  if (text.length + 2 <= TRACE_LIMITS.attributeChars) return `${text}]}`;
-  const tail = `… (${contents.length} contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
-  return text.slice(0, TRACE_LIMITS.attributeChars - tail.length) + tail;
+  const whole = length + 2 <= TRACE_LIMITS.attributeChars;
+  const text = joinedTo(whole ? length : room, opening, contents, taken);
+  if (whole) return `${text}]}`;
+  log?.derived.set(LOGGED_CUT, { opening, room, taken, text });
+  return text + tailOfCut;
 }
+
+/** The opening and the JSON of the first `taken` contents, comma-separated, cut at `room` characters. */
+function joinedTo(room: number, opening: string, contents: readonly Content[], taken: number): string {
+  let text = cutTo(room, "", opening);
+  for (let i = 0; i < taken && text.length < room; i++) {
+    const content = contents[i];
+    if (!content) continue;
+    if (i > 0) text = cutTo(room, text, ",");
+    text = cutTo(room, text, jsonOf(content));
+  }
+  return text;
+}
+
+/** A cut request text of a content log, before its tail: what it was built from and where it was cut. */
+interface LoggedCut {
+  readonly opening: string;
+  readonly room: number;
+  /** How many contents it was built from (the log's first ones). */
+  readonly taken: number;
+  readonly text: string;
+}
+
+const LOGGED_CUT = Symbol("logged request cut");
+
+/** `text` and as much of `piece` as fits in `room` characters. */
+const cutTo = (room: number, text: string, piece: string): string =>
+  text.length + piece.length <= room ? text + piece : text + piece.slice(0, Math.max(0, room - text.length));
 
 /** `call_llm` (operation `generate_content`): the model, the event it makes, and the request as ADK logs it. */
 export function modelSpanAttributes(
@@ -92,7 +138,9 @@ export function modelSpanAttributes(
     [ATTR.agentName]: ctx.agent.name,
     [ATTR.eventId]: eventId,
     [ATTR.llmRequest]: loggedRequest(ctx.agent, model, request),
-    ...invocationAttributes(ctx),
+    [ATTR.invocationId]: ctx.invocationId,
+    [ATTR.sessionId]: ctx.session.id,
+    [ATTR.conversation]: ctx.session.id,
   };
 }
 

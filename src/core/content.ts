@@ -64,10 +64,25 @@ export function textOf(content: Content | undefined): string {
     .join("");
 }
 
-export const functionCallsOf = (content: Content | undefined): FunctionCall[] =>
-  (content?.parts ?? []).flatMap((p) => (p.functionCall ? [p.functionCall] : []));
+// Index loops, not `flatMap`: these run several times per event, often on frozen stored parts.
+export function functionCallsOf(content: Content | undefined): FunctionCall[] {
+  const calls: FunctionCall[] = [];
+  const parts = content?.parts ?? [];
+  for (let i = 0; i < parts.length; i++) {
+    const call = parts[i]?.functionCall;
+    if (call) calls.push(call);
+  }
+  return calls;
+}
 
-export const functionResponsesOf = (content: Content | undefined): FunctionResponse[] =>
-  (content?.parts ?? []).flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
+export function functionResponsesOf(content: Content | undefined): FunctionResponse[] {
+  const responses: FunctionResponse[] = [];
+  const parts = content?.parts ?? [];
+  for (let i = 0; i < parts.length; i++) {
+    const response = parts[i]?.functionResponse;
+    if (response) responses.push(response);
+  }
+  return responses;
+}
 
 export const userText = (text: string): Content => ({ role: "user", parts: [{ text }] });

@@ -20,6 +20,7 @@ import {
   type ToolDeclaration,
 } from "../core/llm.js";
 import { hasMemo, memoized } from "../core/memo.js";
+import { hasKeys } from "../core/state.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
 type UserPart = Extract<LanguageModelV3Message, { role: "user" }>["content"][number];
@@ -255,6 +256,7 @@ const SAME_NAME = [
 /** ADK's generation config as AI SDK call settings; JSON mode (a MIME type or a schema) becomes `responseFormat`. */
 export function toCallSettings(config: GenerateContentConfig): Partial<LanguageModelV3CallOptions> {
   const settings: Partial<LanguageModelV3CallOptions> = {};
+  if (!hasKeys(config)) return settings;
   for (const key of SAME_NAME) if (config[key] !== undefined) Object.assign(settings, { [key]: config[key] });
   if (wantsJson(config)) {
     const schema = config.responseSchema === undefined ? {} : { schema: toJsonSchema(config.responseSchema) };

@@ -95,11 +95,14 @@ export class Runner {
     const window =
       this.app.maxHistoryEvents === undefined ? undefined : { numRecentEvents: this.app.maxHistoryEvents };
     // Only the shared scopes some agent may touch, or the request writes, are read (docs/scaling.md).
-    const scopes = unionScopes(
-      this.app.stateScopes,
-      ...(this.app.plugins ?? []).map(pluginScopes),
-      scopesOfKeys(Object.keys(request.stateDelta ?? {})),
-    );
+    const scopes =
+      this.app.plugins === undefined && request.stateDelta === undefined
+        ? this.app.stateScopes
+        : unionScopes(
+            this.app.stateScopes,
+            ...(this.app.plugins ?? []).map(pluginScopes),
+            scopesOfKeys(Object.keys(request.stateDelta ?? {})),
+          );
     const startedAt = this.services.clock.now();
     const admission = { doubleTexting: this.app.doubleTexting, agent: this.app.rootAgent.name };
     const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(

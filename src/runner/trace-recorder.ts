@@ -25,6 +25,9 @@ const hexOf = (uuid: string): string =>
  * string past `TRACE_LIMITS.attributeChars` cut there.
  */
 function merged(given: readonly SpanAttributes[]): SpanAttributes {
+  const only = given.length === 1 ? given[0] : undefined;
+  // A span given one object that needs no cut keeps that object (the caller left it as it was).
+  if (only !== undefined && keptAsGiven(only)) return only;
   const plain: SpanAttributes = {};
   for (const attributes of given) {
     for (const key in attributes) {
@@ -37,6 +40,16 @@ function merged(given: readonly SpanAttributes[]): SpanAttributes {
     }
   }
   return plain;
+}
+
+/** Whether `attributes` is already what `merged` would make of it: no value undefined, no string too long. */
+function keptAsGiven(attributes: SpanAttributes): boolean {
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined || (typeof value === "string" && value.length > TRACE_LIMITS.attributeChars))
+      return false;
+  }
+  return true;
 }
 
 /** Bytes a JSON string can take per UTF-16 unit at worst (a control character written as `\\u0000`). */
@@ -65,36 +78,63 @@ function sizeBound(trace: TurnTrace): number {
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** A span as it ended: its attributes still as given (at its start, by `set`, at its end), in order. */
-interface EndedSpan {
-  name: string;
-  spanId: string;
-  parentSpanId: string | undefined;
-  startMs: number;
-  endMs: number;
-  given: readonly SpanAttributes[];
+/** Where an ended span goes: the recorder's list, or its count of dropped spans past `TRACE_LIMITS.spans`. */
+interface SpanSink {
+  ended(span: RecordedSpan, error: unknown): void;
+}
+
+/**
+ * A span being recorded, then as it ended: its attributes still as given (at its start, by `set`, at its
+ * end), in order, merged into one object by `finish` (one object built once per span, instead of keys
+ * added to it call by call). One object per span: no closures.
+ */
+class RecordedSpan implements OpenSpan {
+  readonly given: SpanAttributes[];
+  endMs = 0;
   error: string | undefined;
+  #ended = false;
+
+  constructor(
+    readonly sink: SpanSink,
+    readonly name: string,
+    readonly spanId: string,
+    readonly parentSpanId: string | undefined,
+    readonly startMs: number,
+    attributes: SpanAttributes,
+  ) {
+    this.given = [attributes];
+  }
+
+  set(more: SpanAttributes): void {
+    this.given.push(more);
+  }
+
+  end(more?: SpanAttributes, error?: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (more) this.given.push(more);
+    this.sink.ended(this, error);
+  }
 }
 
 /** The stored form of an ended span: what it was given merged into one object, built once per span. */
-const traceSpan = ({ name, spanId, parentSpanId, startMs, endMs, given, error }: EndedSpan): TraceSpan => ({
-  name,
-  spanId,
-  ...(parentSpanId ? { parentSpanId } : {}),
-  startMs,
-  endMs,
-  attributes: merged(given),
-  ...(error === undefined ? {} : { error }),
-});
+function traceSpan({ name, spanId, parentSpanId, startMs, endMs, given, error }: RecordedSpan): TraceSpan {
+  const attributes = merged(given);
+  const span: TraceSpan = parentSpanId
+    ? { name, spanId, parentSpanId, startMs, endMs, attributes }
+    : { name, spanId, startMs, endMs, attributes };
+  if (error !== undefined) span.error = error;
+  return span;
+}
 
 /**
  * Records one invocation's spans in memory; `finish` returns them as a bounded `TurnTrace`. Ids are
  * OpenTelemetry-shaped (32 hex trace id, 16 hex span ids) from the run's id source, times from its clock.
  */
-export class TraceRecorder implements SpanRecorder {
+export class TraceRecorder implements SpanRecorder, SpanSink {
   readonly traceId: string;
   /** Ended spans; `finish` makes each a `TraceSpan` (`set` may still add attributes after the end). */
-  readonly #ended: EndedSpan[] = [];
+  readonly #ended: RecordedSpan[] = [];
   #dropped = 0;
   readonly #spanIdBase: string;
   #spanCount = 0;
@@ -115,34 +155,18 @@ export class TraceRecorder implements SpanRecorder {
    */
   start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs = this.clock.now()): OpenSpan {
     const spanId = this.#spanIdBase + (++this.#spanCount).toString(16).padStart(4, "0");
-    // What the span was given (at its start, by `set`, at its end), merged into one object by `finish`:
-    // one object built once per span, instead of keys added to it call by call.
-    const given: SpanAttributes[] = [attributes];
-    let ended = false;
-    return {
-      spanId,
-      set: (more) => void given.push(more),
-      end: (more, error) => {
-        if (ended) return;
-        ended = true;
-        if (more) given.push(more);
-        if (this.#ended.length >= TRACE_LIMITS.spans) {
-          this.#dropped += 1;
-          return;
-        }
-        const endMs = this.clock.now();
-        const failed = error === undefined ? undefined : errorText(error);
-        this.#ended.push({
-          name,
-          spanId,
-          parentSpanId: parent?.spanId,
-          startMs,
-          endMs,
-          given,
-          error: failed,
-        });
-      },
-    };
+    return new RecordedSpan(this, name, spanId, parent?.spanId, startMs, attributes);
+  }
+
+  /** Keeps an ended span with its end time, or counts it as dropped past `TRACE_LIMITS.spans` (its `end` calls it). */
+  ended(span: RecordedSpan, error: unknown): void {
+    if (this.#ended.length >= TRACE_LIMITS.spans) {
+      this.#dropped += 1;
+      return;
+    }
+    span.endMs = this.clock.now();
+    if (error !== undefined) span.error = errorText(error);
+    this.#ended.push(span);
   }
 
   /** The spans in start order, within `TRACE_LIMITS`. The recorder records nothing more afterwards. */

@@ -195,10 +195,24 @@ export class DurableObjectSessionStore implements SessionStore {
   }
 
   /**
+   * The object's `beginTurn`. A caller waiting in the session's line (`enqueue`) whose call broke (the
+   * object restarted under it) asks once more: the line is stored, so it takes its place back, and the
+   * turn is idempotent by its user event's id (decision 028). Refusals are answers, never thrown.
+   */
+  async #beginTurn(key: SessionKey, input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
+    try {
+      return await this.#beginTurnOnce(key, input);
+    } catch (error) {
+      if (input.doubleTexting !== "enqueue") throw error;
+      return this.#beginTurnOnce(key, input);
+    }
+  }
+
+  /**
    * The object's `beginTurn`, telling it what this isolate holds of the session so that it sends only the
    * newer events; the answer is assembled into the whole window here.
    */
-  async #beginTurn(key: SessionKey, input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
+  async #beginTurnOnce(key: SessionKey, input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
     const cache = this.#events;
     if (!cache || input.window.afterTimestamp !== undefined) return this.#session(key).beginTurn(input);
     const name = sessionObjectName(key);

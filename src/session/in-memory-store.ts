@@ -64,8 +64,19 @@ interface StoredSession {
 
 const encoder = new TextEncoder();
 
-/** One string for an app and user pair, unambiguous (the app's length leads) and cheap: it is made per read. */
-const scopeKey = (appName: string, userId: string): string => `${appName.length}:${appName}${userId}`;
+/** The last pair's key: a turn's reads and writes ask for the same one several times. */
+let lastScope = { appName: "", userId: "", key: "0:" };
+
+/**
+ * One string for an app and user pair, unambiguous (the app's length leads) and cheap: it is asked for on
+ * every read and write, so the last one is kept (the same string again also keeps its hash for the map).
+ */
+function scopeKey(appName: string, userId: string): string {
+  if (lastScope.appName === appName && lastScope.userId === userId) return lastScope.key;
+  const key = `${appName.length}:${appName}${userId}`;
+  lastScope = { appName, userId, key };
+  return key;
+}
 
 /** The app and user a `scopeKey` was made of. */
 function scopeOf(key: string): { appName: string; userId: string } {

@@ -2,6 +2,7 @@ import { userText } from "../core/content.js";
 import type { Reminder } from "../core/reminder.js";
 import type { SessionKey } from "../core/session.js";
 import { enqueueTurn } from "../webhooks/enqueue-turn.js";
+import { objectQueueOf } from "../webhooks/object-queue.js";
 import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
 import type { TurnMessage } from "../webhooks/turn-record.js";
 import type { ScheduledConcern } from "./alarm-dispatcher.js";
@@ -18,12 +19,11 @@ export interface ReminderQueue {
 
 /** The queue bindings from the object's env: `WEBHOOK_TURNS` and the producer `REMINDER_QUEUE` names (default `TURNS`). */
 export function reminderQueueOf(env: object): ReminderQueue | null {
-  const named: unknown = Reflect.get(env, "REMINDER_QUEUE");
-  const queue: unknown = Reflect.get(env, typeof named === "string" && named !== "" ? named : "TURNS");
+  const queue = objectQueueOf(env);
   const turns: unknown = Reflect.get(env, "WEBHOOK_TURNS");
-  if (!isObjectWith(queue, "send") || !isObjectWith(turns, "idFromName")) return null;
-  // SAFETY: the bindings wrangler.toml declares under these names: a Queue producer and the TurnObject namespace.
-  return { queue: queue as ReminderQueue["queue"], turns: turns as TurnNamespace };
+  if (!queue || !isObjectWith(turns, "idFromName")) return null;
+  // SAFETY: the binding wrangler.toml declares under this name is the TurnObject namespace.
+  return { queue, turns: turns as TurnNamespace };
 }
 
 const isObjectWith = (value: unknown, method: string): value is object =>

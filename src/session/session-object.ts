@@ -40,6 +40,7 @@ import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 import type { ObjectTurnRequest } from "./turn-hosts.js";
 import { TurnWrites } from "./turn-writes.js";
+import { waitingConcern } from "./waiting-turns.js";
 
 export { ISOLATE_CACHE_BYTES, OBJECT_CACHE_BYTES } from "./session-log.js";
 export type { AppendInput, BeginTurnInput, SessionRecord, TraceRow, TurnBegun } from "./session-records.js";
@@ -96,8 +97,18 @@ export class SessionObject extends DurableObject {
       turnRuns: () => this.#turns.signals.running !== null,
       now: Date.now,
     });
-    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes, this.#running.beat]);
-    void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, SESSION_SQL_SCHEMA));
+    const waiting = waitingConcern({
+      waiting: this.#turns.waiting,
+      session: () => this.#key(),
+      queue: () => reminderQueueOf(env),
+      log: (message) => console.warn(message),
+    });
+    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes, waiting, this.#running.beat]);
+    void ctx.blockConcurrencyWhile(async () => {
+      migrate(ctx.storage, SESSION_SQL_SCHEMA);
+      // Turns that waited in line when the object last stopped need the alarm (`waiting-turns.ts`).
+      if (this.#turns.waiting.orphans().length > 0) await this.#alarms.reschedule();
+    });
   }
 
   /** The session's key, or `null` when it does not exist. */

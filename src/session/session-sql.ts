@@ -8,6 +8,7 @@ import { Command, parseJson, Query } from "./sql.js";
 import { STATE_TABLE_SQL } from "./state-table.js";
 import { PUSH_CONFIG_TABLE_SQL } from "./task-push.js";
 import { TASK_TABLES_SQL } from "./task-sql.js";
+import { WAITING_TURNS_SQL } from "./waiting-turns.js";
 
 /**
  * The session object's schema, as migration steps (step i takes version i to i + 1). Events are ordered by
@@ -46,6 +47,8 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
   REMINDER_TABLE_SQL,
   // Step 6: the push configs of the A2A tasks (decision 039).
   PUSH_CONFIG_TABLE_SQL,
+  // Step 7: the turns waiting in the session's line (double-texting `enqueue`, decision 028).
+  WAITING_TURNS_SQL,
 ];
 
 const SessionRowSchema = z.object({

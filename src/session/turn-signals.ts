@@ -22,7 +22,7 @@ export class TurnSignals {
   readonly #canceled = new Map<string, Event>();
   readonly #watchers = new Map<string, Set<(event: Event | null) => void>>();
   /** Waiting turns in arrival order; each is woken to look again when the session may have come free. */
-  readonly #line: { wake: () => void }[] = [];
+  readonly #line: { arrived: number; wake: () => void }[] = [];
 
   get running(): RunningTurn | null {
     return this.#running;
@@ -80,11 +80,13 @@ export class TurnSignals {
    * Waits in line until this caller is first and `busyUntil()` says the session is free (`null`); a
    * number is when the current lease lapses, when the caller looks again if nothing woke it before.
    * Resolves with `leave`, which the caller calls once it took the session (or gave up), so the next in
-   * line looks. Arrival order is kept: a later caller never takes the session before an earlier one.
+   * line looks. Arrival order is kept: a later caller never takes the session before an earlier one. A
+   * caller that first arrived in an earlier lifetime of the object (`arrived`) takes its place back.
    */
-  async inLine(busyUntil: () => number | null, now: () => number): Promise<() => void> {
-    const place = { wake: (): void => undefined };
-    this.#line.push(place);
+  async inLine(busyUntil: () => number | null, now: () => number, arrived = now()): Promise<() => void> {
+    const place = { arrived, wake: (): void => undefined };
+    const behind = this.#line.findIndex((other) => other.arrived > arrived);
+    this.#line.splice(behind < 0 ? this.#line.length : behind, 0, place);
     const leave = () => {
       const at = this.#line.indexOf(place);
       if (at >= 0) this.#line.splice(at, 1);

@@ -30,6 +30,7 @@ import {
 import type { SessionTasks } from "./session-tasks.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 import { TurnSignals } from "./turn-signals.js";
+import { WaitingTurns } from "./waiting-turns.js";
 
 /** How the object's own events (the cancel records) get their ids and times. */
 const objectEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
@@ -48,6 +49,8 @@ export class TurnWrites {
   readonly signals = new TurnSignals();
   /** Reconnected streams of running invocations. */
   readonly feeds = new InvocationFeeds();
+  /** The line of waiting turns as stored, so that a restart of the object does not lose it. */
+  readonly waiting: WaitingTurns;
 
   /**
    * @param markers the running turn's marker in storage, for resuming a turn that died (`resumeConcern`)
@@ -59,7 +62,9 @@ export class TurnWrites {
     private readonly tasks: SessionTasks,
     private readonly markers: TurnMarkers,
     private readonly turnsChanged: () => Promise<void>,
-  ) {}
+  ) {
+    this.waiting = new WaitingTurns(storage.sql);
+  }
 
   /** See `SessionObject.append`. */
   append(input: AppendInput): RpcResult<number> {
@@ -94,10 +99,21 @@ export class TurnWrites {
   async #admit(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
     const policy = input.doubleTexting ?? "reject";
     if (policy === "enqueue") {
-      const leave = await this.signals.inLine(() => this.#busyUntil(), Date.now);
+      const { id } = input.event;
+      if (this.signals.waiting === 0 && this.#busyUntil() === null) {
+        try {
+          return this.#begin(input);
+        } finally {
+          this.waiting.leave(id);
+        }
+      }
+      // It waits: stored first, so that a restart of the object does not lose it (`waiting-turns.ts`).
+      const arrived = this.waiting.arrive(input.event, Date.now());
+      const leave = await this.signals.inLine(() => this.#busyUntil(), Date.now, arrived);
       try {
         return this.#begin(input);
       } finally {
+        this.waiting.leave(id);
         leave();
       }
     }

@@ -35,7 +35,8 @@ export type EnqueueOutcome = { kind: "accepted" | "duplicate"; turnId: string; s
 /**
  * Accepts the delivery in its session's turn shard and, for a new turn only, enqueues `{ turnId }`: every
  * copy of a delivery gets the one turn. If the send fails the acceptance is withdrawn, so a retry is
- * accepted afresh.
+ * accepted afresh; once it succeeded the shard is told. A Worker cut off between the accept and that word
+ * leaves the turn to its shard, whose alarm sends its message (decision 038, "Accepted, never sent").
  */
 export async function enqueueTurn(claim: TurnClaim, deps: EnqueueDeps): Promise<EnqueueOutcome> {
   const { appName, origin, source, deliveryId, turn } = claim;
@@ -70,5 +71,7 @@ export async function enqueueTurn(claim: TurnClaim, deps: EnqueueDeps): Promise<
     await deps.ledger.withdraw(acceptance);
     throw new BatonError("internal", "The turn could not be enqueued; retry the delivery.", { cause: error });
   }
+  // Unconfirmed, the shard's alarm sends the turn a copy of its message, which the consumer drops: no harm.
+  await deps.ledger.sent(acceptance).catch(() => undefined);
   return { kind: "accepted", turnId: accepted.turnId, sessionId: turn.sessionId };
 }

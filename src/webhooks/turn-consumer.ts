@@ -100,8 +100,14 @@ async function consumeTurn(message: Message<unknown>, turn: TurnStub, deps: Cons
   const line = deps.ledger.line(record);
   if (!(await atHead(line, record.turnId, deps.ledger)))
     return waitForSession(message, turn, false, source.retry, deps);
-  const begun = await turn.begin();
+  const begun = await turn.begin(message.id);
   if (!begun || ended(begun)) return message.ack();
+  if (begun.heldBy !== message.id) {
+    log(
+      `Turn ${record.turnId} is running under another copy of its message; this copy (${message.id}) is dropped.`,
+    );
+    return message.ack();
+  }
   const outcome = await runQueuedTurn(app, begun, deps, source.createsSession ?? true);
   if (outcome.kind === "gone") {
     await turn.settle("failed", {

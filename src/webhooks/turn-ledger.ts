@@ -16,7 +16,8 @@ export const TURN_SHARDS = 32;
 /** One turn's record, in its session's shard. */
 export interface TurnHandle {
   get(): Promise<TurnRecord | null>;
-  begin(): Promise<TurnRecord | null>;
+  /** See `TurnObject.begin`: the turn runs only when the record's `heldBy` is `messageId`. */
+  begin(messageId: string): Promise<TurnRecord | null>;
   wait(afterBegin: boolean): Promise<TurnRecord | null>;
   settle(
     status: TurnStatus,
@@ -58,6 +59,8 @@ export interface TurnLedger {
   ): string;
   /** Guard, record and place in the session's line, in one write; see `TurnObject.accept`. */
   accept(acceptance: Acceptance): Promise<Accepted>;
+  /** Confirms that an accepted turn's message was sent, so its shard's alarm sends none. */
+  sent(acceptance: Acceptance): Promise<void>;
   /** Undoes an `accept` whose message could not be enqueued. */
   withdraw(acceptance: Acceptance): Promise<void>;
   /** The turn, or `null` for an id that names no shard. */
@@ -110,6 +113,7 @@ export function turnLedger(namespace: TurnNamespace): TurnLedger {
     },
     accept: (acceptance) =>
       turnShard(acceptance).accept(acceptance.fresh, lineName(acceptance.fresh), guardOf(acceptance)),
+    sent: (acceptance) => turnShard(acceptance).sent(acceptance.fresh.turnId),
     withdraw: (acceptance) =>
       turnShard(acceptance).withdraw(
         acceptance.fresh.turnId,
@@ -122,7 +126,7 @@ export function turnLedger(namespace: TurnNamespace): TurnLedger {
       const held = shard(index);
       return {
         get: () => held.get(turnId),
-        begin: () => held.begin(turnId),
+        begin: (messageId) => held.begin(turnId, messageId),
         wait: (afterBegin) => held.wait(turnId, afterBegin),
         settle: (status, note) => held.settle(turnId, status, note),
         note: (error) => held.note(turnId, error),

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "../session/sql.js";
+import { objectQueueOf } from "./object-queue.js";
 import type { NewTurnRecord, TurnRecord, TurnStatus } from "./turn-record.js";
 import {
   claimGuard,
@@ -14,9 +15,23 @@ import {
   TURN_SHARD_SQL,
   updateTurn,
 } from "./turn-shard-sql.js";
+import {
+  markSent,
+  markUnsent,
+  nextUnsentDue,
+  SEND_GRACE_MS,
+  sendUnsent,
+  UNSENT_SQL,
+} from "./unsent-turns.js";
 
 /** How long a delivery id (and a body's hash) is remembered: duplicates within this window get the same turn. */
 export const RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * How long a `running` turn belongs to the queue message that began it: a queue consumer runs at most
+ * 15 minutes, so past that the message is retried or gone, and another copy may take the turn over.
+ */
+export const HOLD_MS = 15 * 60 * 1000;
 
 /**
  * One shard of the durable state of queued turns (webhooks, schedules, email, reminders), decision 038. A
@@ -27,16 +42,17 @@ export const RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
  *   the same shard (a delivery's body names its session), and the object's single thread makes `accept`
  *   a check-and-set (no await between the read and the writes);
  * - replay guards by a body's hash (schemes that sign no id or time);
- * - session lines (the order one session's queued turns run in).
+ * - session lines (the order one session's queued turns run in);
+ * - the turns whose queue message is not known to be sent: the alarm sends those (`unsent-turns.ts`).
  * Each row is deleted `RETAIN_MS` after it was written, by the shard's alarm.
  */
 export class TurnObject extends DurableObject {
-  /** Whether an alarm is known to be set (rows only expire later than the alarm that is set). */
-  #alarmSet = false;
+  /** When the alarm that is set fires, `null` for none, `undefined` until it is read from storage. */
+  #alarmAt: number | null | undefined;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    migrate(ctx.storage, [TURN_SHARD_SQL]);
+    migrate(ctx.storage, [TURN_SHARD_SQL, UNSENT_SQL]);
   }
 
   /**
@@ -68,14 +84,22 @@ export class TurnObject extends DurableObject {
       updatedAt: now,
     };
     insertTurn(sql, record, expiresAt);
-    await this.#expireAt(expiresAt);
+    // Until its sender confirms the send (`sent`), the turn's message may never have gone: the alarm sends it.
+    markUnsent(sql, fresh.turnId, now + SEND_GRACE_MS, expiresAt);
+    await this.#alarmBy(now + SEND_GRACE_MS);
     return { created: true, turnId: fresh.turnId, record };
+  }
+
+  /** The accepted turn's queue message was sent: the alarm need not send one. */
+  sent(turnId: string): void {
+    markSent(this.ctx.storage.sql, turnId);
   }
 
   /** Undoes `accept` (its message could not be enqueued), so the provider's retry is accepted afresh. */
   withdraw(turnId: string, line: string, guard?: string): void {
     const sql = this.ctx.storage.sql;
     deleteTurn(sql, turnId);
+    markSent(sql, turnId);
     leaveLine(sql, line, turnId);
     if (guard !== undefined) releaseGuard(sql, guard, turnId);
   }
@@ -84,11 +108,21 @@ export class TurnObject extends DurableObject {
     return readTurn(this.ctx.storage.sql, turnId) ?? null;
   }
 
-  /** An attempt starts: a queued (or interrupted running) turn becomes `running`. Ended turns are returned as they are. */
-  begin(turnId: string): TurnRecord | null {
-    const record = readTurn(this.ctx.storage.sql, turnId);
+  /**
+   * The attempt of queue message `messageId` starts: a queued turn, or one its own message's interrupted
+   * attempt left `running`, becomes `running`, held by that message. Ended turns, and a turn another
+   * message's attempt holds (a copy of its message: the queue delivers at least once), are returned as
+   * they are; the caller runs the turn only when `heldBy` is its message.
+   */
+  begin(turnId: string, messageId: string): TurnRecord | null {
+    const sql = this.ctx.storage.sql;
+    const record = readTurn(sql, turnId);
     if (!record || ended(record)) return record ?? null;
-    return this.#write({ ...record, status: "running", attempts: record.attempts + 1 });
+    const holder = record.status === "running" ? record.heldBy : undefined;
+    if (holder !== undefined && holder !== messageId && Date.now() - record.updatedAt < HOLD_MS)
+      return record;
+    markSent(sql, turnId);
+    return this.#write({ ...record, status: "running", attempts: record.attempts + 1, heldBy: messageId });
   }
 
   /**
@@ -99,6 +133,7 @@ export class TurnObject extends DurableObject {
     const record = readTurn(this.ctx.storage.sql, turnId);
     if (!record || ended(record)) return record ?? null;
     const attempts = afterBegin ? Math.max(0, record.attempts - 1) : record.attempts;
+    markSent(this.ctx.storage.sql, turnId);
     return this.#write({ ...record, status: "queued", attempts, waits: record.waits + 1 });
   }
 
@@ -128,17 +163,23 @@ export class TurnObject extends DurableObject {
     return leaveLine(this.ctx.storage.sql, line, turnId) ?? null;
   }
 
+  /** Sweeps expired rows and sends the messages of due unsent turns, then sets itself for what comes next. */
   override async alarm(): Promise<void> {
-    this.#alarmSet = false;
-    const next = sweepExpired(this.ctx.storage.sql, Date.now());
-    if (next !== null) await this.#expireAt(next);
+    this.#alarmAt = null;
+    const sql = this.ctx.storage.sql;
+    const nextExpiry = sweepExpired(sql, Date.now());
+    const log = (line: string) => console.warn(line);
+    await sendUnsent(sql, Date.now(), objectQueueOf(this.env), log);
+    const next = [nextExpiry, nextUnsentDue(sql)].filter((at) => at !== null);
+    if (next.length > 0) await this.#alarmBy(Math.min(...next));
   }
 
-  /** Makes sure an alarm will sweep a row that expires at `at` (an alarm already set is earlier). */
-  async #expireAt(at: number): Promise<void> {
-    if (this.#alarmSet) return;
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(at);
-    this.#alarmSet = true;
+  /** Makes sure the alarm fires at `at` or earlier (rows expire, and unsent turns fall due, after it). */
+  async #alarmBy(at: number): Promise<void> {
+    if (this.#alarmAt === undefined) this.#alarmAt = await this.ctx.storage.getAlarm();
+    if (this.#alarmAt !== null && this.#alarmAt <= at) return;
+    await this.ctx.storage.setAlarm(at);
+    this.#alarmAt = at;
   }
 
   #write(record: TurnRecord): TurnRecord {

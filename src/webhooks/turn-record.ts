@@ -43,6 +43,8 @@ export const TurnRecordSchema = z.preprocess(
     attempts: z.number().int(),
     /** How often it waited for its session (an earlier turn in its line, or a turn holding it). */
     waits: z.number().int().default(0),
+    /** The queue message whose attempt holds the turn while it is `running`: other copies leave it alone. */
+    heldBy: z.string().optional(),
     /** Its place in its session's line, from 1: the order it was accepted in. */
     place: z.number().int().optional(),
     createdAt: z.number(),
@@ -57,7 +59,7 @@ export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 /** What the accept step fills in; the object adds status, attempts and times. */
 export type NewTurnRecord = Omit<
   TurnRecord,
-  "status" | "attempts" | "waits" | "place" | "createdAt" | "updatedAt" | "error" | "result"
+  "status" | "attempts" | "waits" | "heldBy" | "place" | "createdAt" | "updatedAt" | "error" | "result"
 >;
 
 /** The queue message: only the turn's id (its input is in the turn object). */

@@ -129,7 +129,7 @@ export function leaveLine(sql: SqlStorage, line: string, turnId: string): string
   return lineHead(sql, line);
 }
 
-const TABLES = ["turns", "guards", "line_places", "line_ends"] as const;
+const TABLES = ["turns", "guards", "line_places", "line_ends", "unsent"] as const;
 const SWEEPS = TABLES.map(
   (table) => new Command<[now: number]>(`DELETE FROM ${table} WHERE expires_at <= ?`),
 );

@@ -1,4 +1,4 @@
-import { Message, StreamResponse, Task } from "@a2a-js/sdk";
+import { Message, StreamResponse, Task, TaskState } from "@a2a-js/sdk";
 import {
   Client,
   DefaultAgentCardResolver,
@@ -6,7 +6,13 @@ import {
   RestTransportFactory,
   withA2AExtensions,
 } from "@a2a-js/sdk/client";
-import { type A2aMessage, type A2aStreamResponse, A2aStreamResponseSchema } from "../protocol/a2a-objects.js";
+import {
+  type A2aMessage,
+  type A2aStreamResponse,
+  A2aStreamResponseSchema,
+  type A2aTask,
+  A2aTaskSchema,
+} from "../protocol/a2a-objects.js";
 import type { AgentCardJson } from "../protocol/agent-card.js";
 import { JSONRPC } from "../protocol/agent-card.js";
 import type { ChosenInterface } from "./choose-interface.js";
@@ -71,6 +77,49 @@ export async function cancelTask(
     { tenant: "", id: taskId, metadata: undefined },
     { signal: options.signal, serviceParameters: serviceParameters(options) },
   );
+}
+
+/** The most tasks one `ListTasks` page holds (A2A 1.0), and the most pages `listTasks` reads. */
+const LIST_PAGE_SIZE = 100;
+const MAX_LIST_PAGES = 5;
+
+/**
+ * The tasks of `contextId` (every task the caller may list, for `""`), page after page up to
+ * `MAX_LIST_PAGES` (A2A 1.0 `ListTasks`, newest first on the servers Baton knows, with full history and no
+ * artifacts; 0.3 has no such method). No time filter: a task with no status timestamp would not pass one
+ * in `@a2a-js/sdk`'s store.
+ */
+export async function* listTasks(
+  card: AgentCardJson,
+  chosen: ChosenInterface,
+  contextId: string,
+  options: Omit<CallOptions, "streaming">,
+): AsyncGenerator<A2aTask> {
+  const client = await clientFor(card, chosen, options);
+  let pageToken = "";
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const listed = await client.listTasks(
+      {
+        tenant: "",
+        contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: LIST_PAGE_SIZE,
+        pageToken,
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: false,
+      },
+      { signal: options.signal, serviceParameters: serviceParameters(options) },
+    );
+    for (const task of listed.tasks) {
+      const parsed = A2aTaskSchema.safeParse(Task.toJSON(task));
+      if (!parsed.success)
+        throw new RemoteCallError("A2A_PROTOCOL_ERROR", "ListTasks answered an invalid task");
+      yield parsed.data;
+    }
+    if (!listed.nextPageToken) return;
+    pageToken = listed.nextPageToken;
+  }
 }
 
 /** The SDK client for the chosen interface, over Baton's guarded `fetch`. */

@@ -6,7 +6,7 @@ import { newFunctionCallId } from "../../core/ids.js";
 import type { SharedScope } from "../../core/state.js";
 import type { A2aMessage } from "../protocol/a2a-objects.js";
 import type { AgentCardJson } from "../protocol/agent-card.js";
-import { cancelTask, sendMessage } from "./a2a-transport.js";
+import { sendMessage } from "./a2a-transport.js";
 import { classifyFailure } from "./call-failure.js";
 import { replyAttributes, startCallSpan } from "./call-span.js";
 import { type CardCache, memoryCardCache } from "./card-cache.js";
@@ -24,6 +24,7 @@ import {
   StreamFolder,
 } from "./response-item.js";
 import { kvCacheOf, runFetch } from "./run-services.js";
+import { cancelStoppedCall } from "./stopped-call.js";
 import { isStreamComplete } from "./stream-complete.js";
 
 export interface RemoteA2aAgentConfig extends Omit<BaseAgentConfig, "subAgents"> {
@@ -121,9 +122,7 @@ export class RemoteA2aAgent extends BaseAgent {
     const span = startCallSpan(ctx, this.name, chosen, streaming);
     try {
       const replies = sendMessage(card, chosen, message, {
-        fetch: call.fetchImpl,
-        headers: this.config.headers ?? {},
-        extensions: this.config.useLegacy === false ? [ADK_EXTENSION_URI] : [],
+        ...this.callOptions(call),
         streaming,
         signal: call.signal,
         probe,
@@ -144,7 +143,15 @@ export class RemoteA2aAgent extends BaseAgent {
       // The turn was stopped: the remote task it waited on is canceled too, and the turn ends (its cancel
       // event is the store's, not an error of this agent).
       if (ctx.runConfig.signal?.aborted) {
-        await this.cancelRemote(ctx, call, last, probe);
+        await cancelStoppedCall({
+          card,
+          chosen,
+          message,
+          last,
+          options: { ...this.callOptions(call), probe },
+          sleep: (ms) => ctx.services.sleep(ms),
+          log: (line) => ctx.services.log(`Remote agent "${this.name}": ${line}`),
+        });
         span.end(replyAttributes(last), error);
         throw error;
       }
@@ -162,27 +169,13 @@ export class RemoteA2aAgent extends BaseAgent {
     }
   }
 
-  /** Sends `tasks/cancel` for the remote task `last` names while it still runs; a failure is only logged. */
-  private async cancelRemote(
-    ctx: InvocationContext,
-    call: Call,
-    last: ResponseItem | undefined,
-    probe: FetchProbe,
-  ): Promise<void> {
-    if (!last || last.kind === "message" || isStreamComplete(last)) return;
-    try {
-      await cancelTask(call.card, call.chosen, last.task.id, {
-        fetch: call.fetchImpl,
-        headers: this.config.headers ?? {},
-        extensions: this.config.useLegacy === false ? [ADK_EXTENSION_URI] : [],
-        signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
-        probe,
-      });
-    } catch (error) {
-      ctx.services.log(
-        `Remote agent "${this.name}": tasks/cancel of ${last.task.id} failed: ${String(error)}`,
-      );
-    }
+  /** How every call to the peer goes out: its `fetch`, the agent's headers and requested extensions. */
+  private callOptions(call: Call) {
+    return {
+      fetch: call.fetchImpl,
+      headers: this.config.headers ?? {},
+      extensions: this.config.useLegacy === false ? [ADK_EXTENSION_URI] : [],
+    };
   }
 
   private errorEvent(ctx: InvocationContext, failure: RemoteCallError, message?: A2aMessage): Event {
@@ -197,9 +190,6 @@ export class RemoteA2aAgent extends BaseAgent {
     });
   }
 }
-
-/** How long a stopped turn waits for the remote agent to take its `tasks/cancel`. */
-const CANCEL_TIMEOUT_MS = 5_000;
 
 interface Call {
   card: AgentCardJson;

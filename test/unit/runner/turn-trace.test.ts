@@ -123,6 +123,15 @@ describe("each turn's trace", () => {
       /^\{"model":"m-1","config":\{"system_instruction":.*"contents":\[\{"role":"user","parts":\[\{"text":"message 0"\}\]\},/,
     );
     expect(logged.endsWith(`… (301 contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`)).toBe(true);
+    // The next turn's request starts with the same contents: the same text, its own count at the end.
+    await collect(runner, { userId: "u", sessionId: "long-1", newMessage: text("and then?") });
+    const [, second] = await store.listTraces(key);
+    const next = String(
+      second?.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"],
+    );
+    const tail = `… (303 contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`;
+    expect(next.endsWith(tail)).toBe(true);
+    expect(next.slice(0, -tail.length)).toBe(logged.slice(0, next.length - tail.length));
   });
 
   it("logs each turn's own instruction when the agent's instruction reads state that changed", async () => {
