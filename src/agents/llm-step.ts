@@ -158,7 +158,8 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     agent.resolvedModel,
     offered.list,
   );
-  let eventId = newEventId(ctx.services.ids);
+  // The id of the step's next event (its partials carry it too); a new one is drawn only if one follows.
+  let eventId: string | undefined = newEventId(ctx.services.ids);
   let modelEvent: Event | undefined;
   const toEvent = (response: LlmResponse): Event => {
     const parts = (response.content?.parts ?? []).map((p) =>
@@ -169,6 +170,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
     const longRunning = parts.flatMap((p) =>
       p.functionCall?.id && tools.get(p.functionCall.name)?.isLongRunning ? [p.functionCall.id] : [],
     );
+    eventId ??= newEventId(ctx.services.ids);
     const event = ctx.newEvent({
       id: eventId,
       ...(response.content ? { content: { role: response.content.role ?? "model", parts } } : {}),
@@ -182,7 +184,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
       const schema = agent.config.outputSchema;
       const parse = schema ? (text: string) => parseStructuredOutput(agent.name, schema, text) : undefined;
       writeOutputKey(agent.config.outputKey, event, parse);
-      eventId = newEventId(ctx.services.ids);
+      eventId = undefined;
       modelEvent = event;
     }
     return event;
