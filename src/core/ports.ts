@@ -7,11 +7,13 @@
  * holds types only. The pure folders never import it.
  */
 import type { ArtifactService } from "./artifacts.js";
+import type { Content } from "./content.js";
 import type { Clock, IdSource } from "./ids.js";
 import type { LlmRequest, LlmResponse, ModelObject, ModelSpec, RetryPolicy } from "./llm.js";
 import type { MemoryService } from "./memory.js";
 
 import type { ReminderStore } from "./reminder.js";
+import type { StateMap } from "./state.js";
 
 export type { ArtifactService } from "./artifacts.js";
 export type { Clock, IdSource } from "./ids.js";
@@ -81,4 +83,30 @@ export interface RunServices {
    * for the `baton` entry's `Runner`.
    */
   memory?: MemoryService;
+}
+
+/** One invocation as `Runner.run` and `Runner.start` take it (and a session's object, decision 040). */
+export interface RunRequest {
+  userId: string;
+  sessionId: string;
+  newMessage: Content;
+  /** Written with the user event, before the agent runs (ADK S08). */
+  stateDelta?: StateMap;
+  /** Yield partial (streaming) events too; they are never stored. */
+  streaming?: boolean;
+  /** Merged into every event of the invocation; an event's own keys win (ADK E03). */
+  customMetadata?: Record<string, unknown>;
+  signal?: AbortSignal;
+  /**
+   * A caller-given invocation id and user event id (a queued webhook turn). When the user event is already
+   * stored, the turn resumes: nothing is appended again, routing continues from the stored events, and an
+   * invocation that already ended with a final response runs nothing more.
+   */
+  invocationId?: string;
+  userEventId?: string;
+  /**
+   * Resume the stored invocation `invocationId` (ADK's `invocationId` on `/run`): its stored user event is
+   * the turn's (found here when `userEventId` is not given); `not_found` when the session has none.
+   */
+  resume?: boolean;
 }

@@ -16,6 +16,8 @@ import { fireSchedules } from "../schedules/fire-schedules.js";
 import { DurableObjectMemoryService } from "../session/do-memory.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { DurableObjectTaskStore } from "../session/do-task-store.js";
+import type { SessionObject } from "../session/session-object.js";
+import { registerTurnHost } from "../session/turn-hosts.js";
 import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 import { consumeDeadLetters } from "../webhooks/dead-letter-consumer.js";
@@ -25,7 +27,9 @@ import { type TurnNamespace, turnLedger } from "../webhooks/turn-ledger.js";
 import type { TurnMessage } from "../webhooks/turn-record.js";
 import { turnSource } from "../webhooks/turn-sources.js";
 import { createAdkApi } from "./api.js";
+import { findApp } from "./app-lookup.js";
 import type { ArtifactsSupport } from "./artifacts.js";
+import { turnRunner } from "./turn-runner.js";
 import type { ApiDeps, BatonBindings, HonoEnv } from "./types.js";
 
 /** The bindings webhook turns need (wrangler `queues.producers` and `durable_objects.bindings`). */
@@ -82,6 +86,13 @@ export interface WorkerOptions {
    * artifacts bundles none of it). Left out, the artifact routes answer 501.
    */
   artifacts?: ArtifactsSupport;
+  /**
+   * Where HTTP turns (`/run`, `/run_sse`, `/mcp`) run: `"session-object"` (the default, decision 040) in
+   * their session's Durable Object, which keeps them running past any client and beats its alarm while
+   * they run; `"request"` in the request's `waitUntil` (decision 012), as before, for agents that must
+   * share the request's isolate context (a test that serves a remote agent in-process).
+   */
+  runTurnsIn?: "session-object" | "request";
   /** The queue whose messages are dead letters (wrangler `dead_letter_queue`). Default `baton-turns-dlq`. */
   deadLetterQueue?: string;
   /**
@@ -176,6 +187,27 @@ export function createWorker(options: WorkerOptions) {
     const { clock, ids } = services(env);
     return { ledger: turnLedger(WEBHOOK_TURNS), queue: TURNS, secret: secretOf(env), clock, ids };
   };
+  // HTTP turns run in their session's object (decision 040), which finds these apps under this name.
+  const turnHost = registerTurnHost({
+    start: (env, { appName, run }, keepAlive, inside) => {
+      // SAFETY: the session object's env is the Worker's (same script, same bindings) with its vars over it.
+      const deps = depsInside(depsOf(env as BatonWorkerEnv), inside);
+      return turnRunner(deps, findApp(deps.apps, appName), env, keepAlive).start(run);
+    },
+  });
+  // Per env's deps and session object: the deps whose store calls that object directly (decision 040).
+  const insideDeps = new WeakMap<ApiDeps, WeakMap<SessionObject, ApiDeps>>();
+  const depsInside = (deps: ApiDeps, inside: { name: string; object: SessionObject }): ApiDeps => {
+    const { sessionStore } = deps;
+    if (!(sessionStore instanceof DurableObjectSessionStore)) return deps;
+    const byObject = insideDeps.get(deps) ?? new WeakMap<SessionObject, ApiDeps>();
+    insideDeps.set(deps, byObject);
+    const known = byObject.get(inside.object);
+    if (known) return known;
+    const made = { ...deps, sessionStore: sessionStore.inside(inside.name, inside.object) };
+    byObject.set(inside.object, made);
+    return made;
+  };
   const pushOn = (env: BatonWorkerEnv) =>
     options.a2a?.pushNotifications !== false && env.A2A_PUSH !== undefined;
   const apiDeps = (env: BatonWorkerEnv): ApiDeps => {
@@ -188,22 +220,25 @@ export function createWorker(options: WorkerOptions) {
       ...(defaultApp === undefined ? {} : { a2aDefaultApp: defaultApp }),
       ...(pushOn(env) ? { a2aPush: pushPolicyFromList(env.A2A_PUSH_HOSTS) } : {}),
       services: services(env),
+      ...(options.runTurnsIn === "request" ? {} : { turnHost }),
       ...(webhooks ? { webhooks } : {}),
     };
   };
   // Everything in the deps derives from the env alone, and workerd hands an isolate's requests the same env
   // object: built once per env, not per request (a new env object, as tests make, gets its own).
   const depsByEnv = new WeakMap<BatonWorkerEnv, ApiDeps>();
-  const api = createAdkApi<BatonWorkerEnv>(
-    (env) => {
-      const known = depsByEnv.get(env);
-      if (known) return known;
-      const made = apiDeps(env);
-      depsByEnv.set(env, made);
-      return made;
-    },
-    { mcp: options.mcp, evals: options.evals, artifacts: options.artifacts },
-  );
+  const depsOf = (env: BatonWorkerEnv): ApiDeps => {
+    const known = depsByEnv.get(env);
+    if (known) return known;
+    const made = apiDeps(env);
+    depsByEnv.set(env, made);
+    return made;
+  };
+  const api = createAdkApi<BatonWorkerEnv>(depsOf, {
+    mcp: options.mcp,
+    evals: options.evals,
+    artifacts: options.artifacts,
+  });
   const consumerDeps = (env: BatonWorkerEnv, ctx: ExecutionContext): ConsumerDeps => {
     if (!env.WEBHOOK_TURNS || !env.TURNS)
       throw new BatonError(

@@ -2,57 +2,50 @@ import { type Context, Hono } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
-import type { App } from "../runner/app.js";
-import { Runner } from "../runner/runner.js";
-import { otlpTraceSink } from "../telemetry/otlp-export.js";
+import type { RunRequest } from "../runner/runner.js";
+import type { SessionStoreEnv } from "../session/do-store.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, assertNoAppState, callerOf } from "./caller.js";
 import { detachTurn } from "./detached-turn.js";
+import { startObjectTurn } from "./object-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
-import type { ApiDeps, HonoEnv } from "./types.js";
+import { turnRunner } from "./turn-runner.js";
+import type { HonoEnv } from "./types.js";
 
 /**
- * Starts the turn: 400/404/409 are thrown here, before any response is begun, and the turn runs detached
- * from the request (`detachTurn`): a client that goes away does not cut it short, nor does it keep the
- * lease. Every HTTP way into a turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
+ * Starts the turn: 400/404/409 are thrown here, before any response is begun. On Workers the turn runs in
+ * its session's Durable Object (decision 040), elsewhere detached from the request (`detachTurn`); either
+ * way a client that goes away does not cut it short, nor does it keep the lease. Every HTTP way into a
+ * turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
  */
-export function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
-  return detachTurn(c, beginTurn(c, body));
-}
-
-async function beginTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncGenerator<Event>> {
+export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
   const { deps } = c.var;
   const app = findApp(deps.apps, body.appName);
-  const onTrace = otlpTraceSink(c.env, deps.services, (work) => afterResponse(c, work));
-  const runner = onTrace
-    ? new Runner({ app, sessionStore: deps.sessionStore, services: deps.services, onTrace })
-    : plainRunner(deps, app);
-  return runner.start({
-    userId: body.userId,
-    sessionId: body.sessionId,
-    newMessage: body.newMessage,
-    streaming: body.streaming,
-    ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
-    ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
-    ...(body.invocationId ? { invocationId: body.invocationId, resume: true } : {}),
-  });
+  const run = runRequestOf(body);
+  if (deps.turnHost) {
+    // SAFETY: `turnHost` is set only by `createWorker`, whose env has the session bindings.
+    const env = c.env as SessionStoreEnv & Record<string, unknown>;
+    const inObject = await startObjectTurn(env, deps.turnHost, app.name, run);
+    if (inObject) return inObject;
+  }
+  const runner = turnRunner(deps, app, c.env ?? {}, (work) => afterResponse(c, work));
+  return detachTurn(c, runner.start(run));
 }
 
-/** Runners with no trace sink, per deps (one per env in a Worker) and app: they keep nothing of a turn. */
-const plainRunners = new WeakMap<ApiDeps, WeakMap<App, Runner>>();
-
-function plainRunner(deps: ApiDeps, app: App): Runner {
-  const byApp = plainRunners.get(deps) ?? new WeakMap<App, Runner>();
-  plainRunners.set(deps, byApp);
-  const runner =
-    byApp.get(app) ?? new Runner({ app, sessionStore: deps.sessionStore, services: deps.services });
-  byApp.set(app, runner);
-  return runner;
-}
+/** The turn `Runner.start` runs for a request body. */
+const runRequestOf = (body: RunAgentRequest): Omit<RunRequest, "signal"> => ({
+  userId: body.userId,
+  sessionId: body.sessionId,
+  newMessage: body.newMessage,
+  streaming: body.streaming,
+  ...(body.stateDelta ? { stateDelta: body.stateDelta } : {}),
+  ...(body.customMetadata ? { customMetadata: body.customMetadata } : {}),
+  ...(body.invocationId ? { invocationId: body.invocationId, resume: true } : {}),
+});
 
 /** Keeps `work` alive after the response (`ctx.waitUntil`); outside a Worker it just runs. */
 function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {

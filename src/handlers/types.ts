@@ -57,6 +57,11 @@ export interface ApiDeps {
    * Worker has the `A2A_PUSH` queue; in Node, give it with an `InMemorySessionStore` whose `onPush` delivers.
    */
   a2aPush?: PushPolicy;
+  /**
+   * The name `createWorker` registered its apps under (`registerTurnHost`): HTTP turns then run in their
+   * session's Durable Object (decision 040). Without it (Node, tests' own deps) they run in the request.
+   */
+  turnHost?: string;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
   /** Eval sets and results; by default the Worker's R2 bucket or app objects (`evalStoreOf`). */

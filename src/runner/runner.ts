@@ -1,10 +1,9 @@
 import { InvocationContext } from "../agents/invocation-context.js";
 import { pluginScopes } from "../agents/plugins.js";
-import type { Content } from "../core/content.js";
 import { asAgentError, BatonError, errorFields } from "../core/errors.js";
 import { createEvent, type Event, isFinalResponse } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
-import type { RunServices } from "../core/ports.js";
+import type { RunRequest, RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { SessionStore } from "../core/session-store.js";
 import { type StateMap, scopesOfKeys, TEMP_PREFIX, unionScopes } from "../core/state.js";
@@ -32,30 +31,7 @@ export interface RunnerOptions {
   onTrace?: (trace: TurnTrace) => void;
 }
 
-export interface RunRequest {
-  userId: string;
-  sessionId: string;
-  newMessage: Content;
-  /** Written with the user event, before the agent runs (ADK S08). */
-  stateDelta?: StateMap;
-  /** Yield partial (streaming) events too; they are never stored. */
-  streaming?: boolean;
-  /** Merged into every event of the invocation; an event's own keys win (ADK E03). */
-  customMetadata?: Record<string, unknown>;
-  signal?: AbortSignal;
-  /**
-   * A caller-given invocation id and user event id (a queued webhook turn). When the user event is already
-   * stored, the turn resumes: nothing is appended again, routing continues from the stored events, and an
-   * invocation that already ended with a final response runs nothing more.
-   */
-  invocationId?: string;
-  userEventId?: string;
-  /**
-   * Resume the stored invocation `invocationId` (ADK's `invocationId` on `/run`): its stored user event is
-   * the turn's (found here when `userEventId` is not given); `not_found` when the session has none.
-   */
-  resume?: boolean;
-}
+export type { RunRequest } from "../core/ports.js";
 
 /**
  * Runs one invocation: takes the session's turn, routes, runs the agent, stores every non-partial event

@@ -26,7 +26,7 @@ import { jsonLines } from "./feed-lines.js";
 import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
-import { ok, type RpcResult, remote, unwrap } from "./rpc-result.js";
+import { local, ok, type Remote, type RpcResult, remote, unwrap } from "./rpc-result.js";
 import type { AppObject, UserObject } from "./scope-objects.js";
 import type { BeginTurnInput, SessionObject, TurnBegun } from "./session-object.js";
 
@@ -49,6 +49,12 @@ export interface DurableObjectSessionStoreOptions {
    * 025). Defaults to one cache per isolate, shared by every store; `null` keeps nothing.
    */
   eventCache?: IsolateEventCache | null;
+  /**
+   * The session object this store runs inside (decision 040): its own session is called directly, not
+   * through a stub to itself. What it answers is already fresh (new arrays and maps over frozen events and
+   * values), as an RPC's clone would be.
+   */
+  inside?: { name: string; object: SessionObject };
 }
 
 /** The isolate's cache of turn windows, shared by the stores each request makes. */
@@ -70,9 +76,13 @@ export class DurableObjectSessionStore implements SessionStore {
   readonly #ids: IdSource;
   readonly #leaseTtlMs: number;
   readonly #events: IsolateEventCache | null;
+  readonly #options: DurableObjectSessionStoreOptions;
+  readonly #inside: { name: string; session: Remote<SessionObject> } | undefined;
 
   constructor(env: SessionStoreEnv, options: DurableObjectSessionStoreOptions = {}) {
     this.#env = env;
+    this.#options = options;
+    this.#inside = options.inside && { name: options.inside.name, session: local(options.inside.object) };
     this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
     this.#events = options.eventCache === undefined ? isolateEventCache : options.eventCache;
     this.#leaseTtlMs = options.leaseTtlMs ?? parseLeaseTtl(env.SESSION_LEASE_TTL_MS) ?? DEFAULT_LEASE_TTL_MS;
@@ -272,8 +282,15 @@ export class DurableObjectSessionStore implements SessionStore {
     return { app, user };
   }
 
-  #session(key: SessionKey) {
-    return remote(this.#env.SESSIONS.getByName(sessionObjectName(key)));
+  /** This store, run inside the session object `object` (named `name`), which it then calls directly. */
+  inside(name: string, object: SessionObject): DurableObjectSessionStore {
+    return new DurableObjectSessionStore(this.#env, { ...this.#options, inside: { name, object } });
+  }
+
+  #session(key: SessionKey): Remote<SessionObject> {
+    const name = sessionObjectName(key);
+    if (this.#inside?.name === name) return this.#inside.session;
+    return remote(this.#env.SESSIONS.getByName(name));
   }
 
   #user(appName: string, userId: string) {

@@ -38,3 +38,19 @@ export function remote<T>(stub: DurableObjectStub<T & Rpc.DurableObjectBranded>)
   // their results; everything they take and return is JSON-shaped data, which clones as itself.
   return stub as unknown as Remote<T>;
 }
+
+/**
+ * An object called in place as its stub would be: each method's result as a promise. For a store that runs
+ * inside the object it calls (decision 040); the object's answers are fresh values over frozen data, so
+ * nothing the caller changes reaches the object's own state.
+ */
+export function local<T extends object>(object: T): Remote<T> {
+  // SAFETY: `Remote<T>` has `T`'s methods with their results wrapped in promises, which this does.
+  return new Proxy(object, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (typeof value !== "function") return value;
+      return async (...args: unknown[]) => value.apply(target, args);
+    },
+  }) as unknown as Remote<T>;
+}

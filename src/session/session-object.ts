@@ -16,6 +16,8 @@ import type {
 } from "../core/task-store.js";
 import type { TurnTrace } from "../core/trace.js";
 import { AlarmDispatcher } from "./alarm-dispatcher.js";
+import { sessionObjectName } from "./do-store.js";
+import { type ObjectTurnStream, ObjectTurns } from "./object-turns.js";
 import { persistedEvent } from "./persisted-event.js";
 import { reminderConcern, reminderQueueOf } from "./reminder-concern.js";
 import { resumeConcern, TurnMarkers } from "./resume-concern.js";
@@ -36,6 +38,7 @@ import { migrate } from "./sql.js";
 import { reportTask } from "./task-index-report.js";
 import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
+import type { ObjectTurnRequest } from "./turn-hosts.js";
 import { TurnWrites } from "./turn-writes.js";
 import { waitingConcern } from "./waiting-turns.js";
 
@@ -56,6 +59,7 @@ export class SessionObject extends DurableObject {
   readonly #push: TaskPushConfigs;
   readonly #reminders: SessionReminders;
   readonly #alarms: AlarmDispatcher;
+  readonly #running: ObjectTurns;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -80,7 +84,20 @@ export class SessionObject extends DurableObject {
       session: () => this.#key(),
       message: (userEventId) => this.#turns.storedEvent(userEventId)?.content,
       queue: () => reminderQueueOf(env),
+      resumeHere: (turn) => this.#running.resume(turn),
       log: (message) => console.warn(message),
+    });
+    this.#running = new ObjectTurns({
+      kv: ctx.storage.kv,
+      // SAFETY: a Worker's env is a record of its bindings and vars by name.
+      env: env as unknown as Record<string, unknown>,
+      keepAlive: (work) => ctx.waitUntil(work),
+      inside: (appName, { userId, sessionId }) => ({
+        name: sessionObjectName({ appName, userId, sessionId }),
+        object: this,
+      }),
+      turnRuns: () => this.#turns.signals.running !== null,
+      now: Date.now,
     });
     const waiting = waitingConcern({
       waiting: this.#turns.waiting,
@@ -88,7 +105,7 @@ export class SessionObject extends DurableObject {
       queue: () => reminderQueueOf(env),
       log: (message) => console.warn(message),
     });
-    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes, waiting]);
+    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes, waiting, this.#running.beat]);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage, SESSION_SQL_SCHEMA);
       // Turns that waited in line when the object last stopped need the alarm (`waiting-turns.ts`).
@@ -197,6 +214,26 @@ export class SessionObject extends DurableObject {
    */
   beginTurn(input: BeginTurnInput): Promise<RpcResult<TurnBegun>> {
     return this.#turns.beginTurn(input);
+  }
+
+  /**
+   * Runs a turn here, in the session's object (decision 040): begins it with the app the Worker registered
+   * (refusals answered before any event) and answers its events as NDJSON `TurnLine`s. The turn runs to its
+   * end whatever the reader does; the object's alarm beats while it runs, so it is not evicted. `null`: this
+   * isolate has no such host, and the Worker runs the turn itself.
+   */
+  runTurn(input: ObjectTurnRequest): Promise<RpcResult<ObjectTurnStream | null>> {
+    return this.#running.run(input);
+  }
+
+  /** Ends the stream `runTurn` answered from the reader's side (a client that left); the turn runs on. */
+  stopTurnStream(streamId: string): void {
+    this.#running.stop(streamId);
+  }
+
+  /** Resolves once no turn runs in this object: what a drain, or a test of a turn whose client left, waits for. */
+  turnsSettled(): Promise<void> {
+    return this.#running.idle();
   }
 
   /** `SessionStore.cancelTurn`: stops the running turn, stores its cancel event; `null` when none runs. */

@@ -51,6 +51,8 @@ const agentText = (text: string, ids: { taskId: string; contextId: string }) => 
 /** Publishes the script's steps for one request, then finishes (or hangs until the peer closes). */
 class ScriptedExecutor implements AgentExecutor {
   readonly hanging: Array<() => void> = [];
+  /** Each task's context, for the status update that cancels it. */
+  readonly contexts = new Map<string, string>();
   constructor(
     private readonly script: PeerScript,
     private readonly received: unknown[],
@@ -59,6 +61,7 @@ class ScriptedExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     this.received.push(Message.toJSON(ctx.userMessage));
     const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
+    this.contexts.set(ctx.taskId, ctx.contextId);
     for (const step of this.script(ctx)) {
       if ("hang" in step) {
         await new Promise<void>((resolve) => this.hanging.push(resolve));
@@ -105,8 +108,16 @@ class ScriptedExecutor implements AgentExecutor {
     bus.finished();
   }
 
-  async cancelTask(): Promise<void> {
-    // The scripts never run long enough to be cancelled.
+  /** A task canceled while its script hangs ends `canceled`; the hanging script is let go. */
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const contextId = this.contexts.get(taskId) ?? "";
+    bus.publish(
+      AgentEvent.statusUpdate(
+        TaskStatusUpdateEvent.fromJSON({ taskId, contextId, status: { state: "TASK_STATE_CANCELED" } }),
+      ),
+    );
+    bus.finished();
+    for (const release of this.hanging.splice(0)) release();
   }
 }
 

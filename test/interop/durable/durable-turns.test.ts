@@ -111,6 +111,32 @@ describe("durable turns under wrangler dev", () => {
     expect(finishedInS).toBeLessThan(30);
   }, 180_000);
 
+  it("keeps the enqueue line through a SIGKILL: the message that waited runs after the restart, once, after the turn it waited for", async () => {
+    const session = await newSession("queued");
+    const hits = counter.state.hits;
+    const paying = run("queued", session, "pay").catch(() => undefined);
+    await until("the tool's call", 30_000, async () => (counter.state.hits > hits ? true : undefined));
+    const waiting = run("queued", session, "two").catch(() => undefined);
+    // The second message is in the session's line once its request reached the object.
+    await new Promise((r) => setTimeout(r, 500));
+    await dev.kill();
+    await Promise.all([paying, waiting]);
+
+    const restarted = Date.now();
+    dev = await startDevServer(port, persist, vars);
+    await until("the waiting message's answer", 90_000, async () =>
+      (await eventsOf("queued", session)).find((e) => textOf(e) === "echo: two"),
+    );
+    console.log(
+      `the waiting message was answered ${((Date.now() - restarted) / 1000).toFixed(1)} s after the restart`,
+    );
+    const said = (await eventsOf("queued", session))
+      .filter((e) => e.content?.parts?.some((p) => p.text !== undefined))
+      .map((e) => `${e.author}: ${textOf(e)}`);
+    expect(said).toEqual(["user: pay", "root: charge answered", "user: two", "root: echo: two"]);
+    expect(counter.state.hits).toBe(hits + 1);
+  }, 180_000);
+
   it("cancels a turn during a slow model call and frees the session in under a second", async () => {
     const session = await newSession("durable");
     const slow = run("durable", session, "slow one");

@@ -1,4 +1,5 @@
 import { createDemoModel } from "../../../src/demo/model.js";
+import { signal, until } from "../../support/signal.js";
 
 /**
  * A demo model whose calls wait until `open()` or until their abort signal fires (then they reject with its
@@ -7,42 +8,31 @@ import { createDemoModel } from "../../../src/demo/model.js";
  */
 export function gatedModel() {
   const demo = createDemoModel("gated");
-  let opened = false;
-  let open = (): void => undefined;
-  const gate = new Promise<void>((resolve) => {
-    open = () => {
-      opened = true;
-      resolve();
-    };
-  });
+  const gate = signal();
   const counts = { calls: 0, aborted: 0 };
   const asked: string[] = [];
-  const watchers: { n: number; resolve: () => void }[] = [];
   const model = {
     ...demo,
     doGenerate: async (options: Parameters<typeof demo.doGenerate>[0]) => {
       counts.calls++;
       asked.push(lastUserText(options.prompt));
-      for (const w of watchers.filter((w) => counts.calls >= w.n)) w.resolve();
-      const signal = options.abortSignal;
-      await new Promise<void>((resolve, reject) => {
-        if (opened) return resolve();
-        void gate.then(resolve);
-        signal?.addEventListener(
-          "abort",
-          () => {
-            counts.aborted++;
-            reject(signal.reason);
-          },
-          { once: true },
-        );
-      });
+      const abortSignal = options.abortSignal;
+      // Counted as the abort happens (plain data, from any context); the call itself polls for its end.
+      abortSignal?.addEventListener(
+        "abort",
+        () => {
+          counts.aborted++;
+        },
+        { once: true },
+      );
+      await until(() => (gate.done || abortSignal?.aborted ? true : undefined));
+      if (!gate.done && abortSignal?.aborted) throw abortSignal.reason;
       return demo.doGenerate(options);
     },
   };
-  const waiting = (n: number) =>
-    counts.calls >= n ? Promise.resolve() : new Promise<void>((resolve) => watchers.push({ n, resolve }));
-  return { model, open: () => open(), waiting, counts, asked };
+  // Polled, not resolved by the model: the model may run in another workerd context than the test (signal.ts).
+  const waiting = (n: number) => until(() => (counts.calls >= n ? true : undefined)).then(() => undefined);
+  return { model, open: () => gate.resolve(), waiting, counts, asked };
 }
 
 /** The text of the prompt's last user message. */

@@ -27,7 +27,9 @@ async function stopWhileRemoteWaits(streaming: boolean) {
     },
   });
   const front = defineApp({ name: `front-${id}`, rootAgent: remote });
-  const worker = a2aWorker({ apps: [gated.app, front], services });
+  // The remote agent is served in-process by the same Worker: its requests run in the context of the
+  // turn that calls them, so the front app's turns run in the request, not in their session's object.
+  const worker = a2aWorker({ apps: [gated.app, front], services, runTurnsIn: "request" });
   fetchImpl = worker.fetchImpl;
   const call = (path: string, body: unknown) =>
     worker.fetchImpl(`${BASE_URL}${path}`, {

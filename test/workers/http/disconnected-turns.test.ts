@@ -4,10 +4,12 @@ import { describe, expect, it } from "vitest";
 import { BaseAgent } from "../../../src/agents/base-agent.js";
 import type { InvocationContext } from "../../../src/agents/invocation-context.js";
 import type { Event } from "../../../src/core/event.js";
+import type { SessionKey } from "../../../src/core/session.js";
 import { createWorker } from "../../../src/handlers/create-worker.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { deferred } from "../support/gate-agent.js";
 import { expectJson, freshIds, runBody, sessionsOf, TEST_TOKEN } from "../support/http.js";
+import { sessionStub } from "../support/turn-control.js";
 
 /** Says "one", waits for the test's gate, then says "two": a turn with a frame before and after a pause. */
 class TwoStepAgent extends BaseAgent {
@@ -50,7 +52,15 @@ function setup(Agent: typeof TwoStepAgent = TwoStepAgent) {
       unknown,
       IncomingRequestCfProperties
     >;
-    return { response: worker.fetch(request, workerEnv, ctx), settled: () => waitOnExecutionContext(ctx) };
+    // The turn runs in its session's object (decision 040): settled once the request's work and the
+    // object's turns are.
+    // SAFETY: every body this sends is a run request (`runBody`), which names its session.
+    const { appName, userId, sessionId } = JSON.parse(init.body) as SessionKey;
+    const settled = async () => {
+      await waitOnExecutionContext(ctx);
+      await sessionStub({ appName, userId, sessionId }).turnsSettled();
+    };
+    return { response: worker.fetch(request, workerEnv, ctx), settled };
   };
   const call = async (path: string, init: { method?: string; json?: unknown } = {}) => {
     const ctx = createExecutionContext();

@@ -1,19 +1,14 @@
 import { BaseAgent } from "../../../src/agents/base-agent.js";
 import type { InvocationContext } from "../../../src/agents/invocation-context.js";
 import type { Content } from "../../../src/core/content.js";
+import { signal } from "../../support/signal.js";
 
 const modelText = (text: string): Content => ({ role: "model", parts: [{ text }] });
 
 import type { Event } from "../../../src/core/event.js";
 
-/** A promise with its resolver outside. */
-export function deferred<T = void>() {
-  let resolve: (value: T) => void = () => undefined;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
+/** A promise with its resolver outside, safe across workerd contexts (`signal`). */
+export const deferred = signal;
 
 /**
  * An agent that, on each run, says it started, waits until the test opens the gate, then answers with

@@ -7,6 +7,7 @@ import { createEvent, type Event } from "../../../src/core/event.js";
 import type { SessionKey } from "../../../src/core/session.js";
 import { createDemoModel } from "../../../src/demo/model.js";
 import { type DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
+import { signal } from "../../support/signal.js";
 
 /** The session's Durable Object, as the store addresses it. */
 export const sessionStub = (key: SessionKey) => env.SESSIONS.getByName(sessionObjectName(key));
@@ -38,23 +39,23 @@ export async function newLifetime(key: SessionKey): Promise<void> {
 /** A demo model whose answers wait for `release()`; `started` resolves once a call is waiting. */
 export function heldModel() {
   const demo = createDemoModel("held");
-  let markStarted = (): void => undefined;
-  let release = (): void => undefined;
-  const started = new Promise<void>((resolve) => {
-    markStarted = resolve;
-  });
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const started = signal();
+  const released = signal();
   const model = {
     ...demo,
     doGenerate: async (options: Parameters<typeof demo.doGenerate>[0]) => {
-      markStarted();
-      await released;
+      started.resolve();
+      await released.promise;
       return demo.doGenerate(options);
     },
   };
-  return { model, started, release: () => release() };
+  return {
+    model,
+    get started() {
+      return started.promise;
+    },
+    release: () => released.resolve(),
+  };
 }
 
 export { gatedModel } from "../../unit/support/gated-model.js";

@@ -1,0 +1,202 @@
+import { BatonError, type ErrorCode } from "../core/errors.js";
+import type { Event } from "../core/event.js";
+import type { ScheduledConcern } from "./alarm-dispatcher.js";
+import type { ResumedTurn } from "./resume-concern.js";
+import { ok, type RpcResult, refuse } from "./rpc-result.js";
+import type { SessionObject } from "./session-object.js";
+import { type ObjectTurnRequest, turnHost } from "./turn-hosts.js";
+
+/** One line of a turn's stream from its object: an event, or the failure that ended the turn. */
+export type TurnLine = { event: Event } | { error: { code?: ErrorCode; name: string; message: string } };
+
+/** A turn begun in the object: its lines as NDJSON, and the id that ends the stream from the reader's side. */
+export interface ObjectTurnStream {
+  stream: ReadableStream<Uint8Array>;
+  streamId: string;
+}
+
+/**
+ * While a turn runs in the object, its alarm fires at least this often: an object with an event due is not
+ * evicted for being idle (Cloudflare evicts an object after 70–140 s without requests or events), so the
+ * turn outlives every client (decision 040).
+ */
+export const TURN_BEAT_MS = 30_000;
+
+/** The turn host that ran the session's turns here, kept so a restarted object can resume one itself. */
+const HOST_KEY = "turn:host";
+
+/**
+ * Turns that run inside the session's object (decision 040): the object starts the turn with the app its
+ * Worker registered (`TurnHost`), keeps it running whatever becomes of the reader, and streams its events
+ * as NDJSON lines. Plain data and callbacks only, per object.
+ */
+export class ObjectTurns {
+  #running = 0;
+  #beatAt: number | null = null;
+  readonly #streams = new Map<string, () => void>();
+  readonly #idle: (() => void)[] = [];
+  #env: { vars: string; env: Record<string, unknown> } | undefined;
+
+  constructor(
+    private readonly options: {
+      env: Record<string, unknown>;
+      /** Keeps work alive past the request that began it (`DurableObjectState.waitUntil`). */
+      keepAlive: (work: Promise<unknown>) => void;
+      /** The object's synchronous key-value storage (the host it last ran a turn with). */
+      kv: SyncKvStorage;
+      /** The object the turns run in, and how its store names it. */
+      inside: (appName: string, run: ObjectTurnRequest["run"]) => { name: string; object: SessionObject };
+      /** Whether a turn holds the session's lease now. */
+      turnRuns: () => boolean;
+      now: () => number;
+    },
+  ) {}
+
+  /** Turns running in this object now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /**
+   * The keep-alive beat: due `TURN_BEAT_MS` after it was armed while a turn begun here holds the session;
+   * it has nothing to do when it fires but to be armed again. Once no such turn runs it wants no alarm,
+   * so the turn's end (which reschedules) deletes it as it did before.
+   */
+  readonly beat: ScheduledConcern = {
+    nextAlarmAt: () => {
+      if (this.#running === 0 || !this.options.turnRuns()) this.#beatAt = null;
+      else this.#beatAt ??= this.options.now() + TURN_BEAT_MS;
+      return this.#beatAt;
+    },
+    onAlarm: async () => {
+      this.#beatAt = null;
+    },
+  };
+
+  /**
+   * Begins the turn (its refusals answered as results, before any event) and answers its stream. The turn
+   * runs to its end even when the reader cancels or stops (`stop`): it stores every event either way.
+   * `null` when no host is registered under `input.host` in this isolate (a `createWorker` not called at
+   * the script's top level): the Worker then runs the turn itself.
+   */
+  async run(input: ObjectTurnRequest): Promise<RpcResult<ObjectTurnStream | null>> {
+    const host = turnHost(input.host);
+    if (!host) return ok(null);
+    if (this.options.kv.get(HOST_KEY) !== input.host) this.options.kv.put(HOST_KEY, input.host);
+    this.#running += 1;
+    let turn: AsyncGenerator<Event>;
+    try {
+      const inside = this.options.inside(input.appName, input.run);
+      turn = await host.start(this.#envWith(input.vars), input, this.options.keepAlive, inside);
+    } catch (error) {
+      this.#running -= 1;
+      if (error instanceof BatonError && error.kind === "refusal") return refuse(error);
+      throw error;
+    }
+    const streamId = crypto.randomUUID();
+    const lines = new LineStream(() => this.#streams.delete(streamId));
+    this.#streams.set(streamId, () => lines.close());
+    this.options.keepAlive(this.#drain(turn, lines));
+    return ok({ stream: lines.readable, streamId });
+  }
+
+  /**
+   * Resumes a turn that died (`resumeConcern`) here, with the host that ran this session's turns and the
+   * object's own env; nothing reads its events, which it stores. `false` when that host is not in this
+   * isolate, or the session refused the turn.
+   */
+  async resume(turn: ResumedTurn): Promise<boolean> {
+    const host = this.options.kv.get<string>(HOST_KEY);
+    if (host === undefined || !turnHost(host)) return false;
+    const { key, message, invocationId, userEventId } = turn;
+    const run = {
+      userId: key.userId,
+      sessionId: key.sessionId,
+      newMessage: message,
+      invocationId,
+      userEventId,
+    };
+    const begun = await this.run({ host, appName: key.appName, run, vars: {} });
+    if (!begun.ok || !begun.value) return false;
+    await begun.value.stream.cancel();
+    return true;
+  }
+
+  /** Resolves once no turn runs in the object (at once when none does). */
+  idle(): Promise<void> {
+    if (this.#running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Ends a turn's stream from the reader's side; the turn runs on. */
+  stop(streamId: string): void {
+    this.#streams.get(streamId)?.();
+  }
+
+  async #drain(turn: AsyncGenerator<Event>, lines: LineStream): Promise<void> {
+    try {
+      for await (const event of turn) lines.send({ event });
+    } catch (error) {
+      lines.send({ error: wireError(error) });
+    } finally {
+      this.#running -= 1;
+      lines.close();
+      if (this.#running === 0) for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
+
+  /** The object's env with the Worker's vars over it; the same object while the vars stay the same. */
+  #envWith(vars: Record<string, string>): Record<string, unknown> {
+    const key = JSON.stringify(vars);
+    if (this.#env?.vars !== key) this.#env = { vars: key, env: { ...this.options.env, ...vars } };
+    return this.#env.env;
+  }
+}
+
+const wireError = (error: unknown): { code?: ErrorCode; name: string; message: string } =>
+  error instanceof BatonError
+    ? { code: error.code, name: error.name, message: error.message }
+    : error instanceof Error
+      ? { name: error.name, message: error.message }
+      : { name: "Error", message: String(error) };
+
+/** An NDJSON stream that a writer fills while its reader is there; once it left, lines are dropped. */
+class LineStream {
+  readonly readable: ReadableStream<Uint8Array>;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #open = true;
+  readonly #encoder = new TextEncoder();
+
+  constructor(private readonly onClose: () => void) {
+    this.readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => this.#closed(),
+    });
+  }
+
+  send(line: TurnLine): void {
+    if (!this.#open) return;
+    try {
+      this.#controller?.enqueue(this.#encoder.encode(`${JSON.stringify(line)}\n`));
+    } catch {
+      this.#closed();
+    }
+  }
+
+  close(): void {
+    if (!this.#open) return;
+    this.#closed();
+    try {
+      this.#controller?.close();
+    } catch {
+      // Already closed or errored by its reader.
+    }
+  }
+
+  #closed(): void {
+    this.#open = false;
+    this.onClose();
+  }
+}
