@@ -13,6 +13,8 @@ const render = (value: unknown): string => (typeof value === "string" ? value : 
  * name (JSON examples, say) are left alone.
  */
 export function fillInstruction(template: string, state: State): string {
+  // Most instructions have no placeholder: no regular expression run (or closure) for them.
+  if (!template.includes("{")) return template;
   return template.replace(PLACEHOLDER, (_match: string, name: string, optional: string | undefined) => {
     if (state.has(name)) return render(state.get(name));
     if (optional) return "";

@@ -1,4 +1,5 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3Content } from "@ai-sdk/provider";
+import type { Part } from "../core/content.js";
 import type { LlmRequest, LlmResponse, RetryPolicy } from "../core/llm.js";
 import { toCallOptions } from "./convert.js";
 import { finalResponse, groundingMetadataOf, partFromOutput } from "./convert-response.js";
@@ -14,6 +15,16 @@ export interface CallModelOptions {
   /** Milliseconds since the epoch, for `Retry-After` HTTP dates. Defaults to `Date.now`. */
   now?: () => number;
   signal?: AbortSignal;
+}
+
+/** The response's parts in ADK form, those that have one (a loop: this runs on every model call). */
+function partsOf(content: readonly LanguageModelV3Content[]): Part[] {
+  const parts: Part[] = [];
+  for (const output of content) {
+    const part = partFromOutput(output);
+    if (part) parts.push(part);
+  }
+  return parts;
 }
 
 /**
@@ -48,7 +59,7 @@ export function callModel(
     retried(async () => {
       const result = await model.doGenerate(callOptions);
       return finalResponse({
-        parts: result.content.flatMap((output) => partFromOutput(output) ?? []),
+        parts: partsOf(result.content),
         finishReason: result.finishReason,
         usage: result.usage,
         modelVersion: result.response?.modelId ?? model.modelId,

@@ -165,7 +165,10 @@ export function finalResponse(output: FinishedOutput): LlmResponse {
   const base: LlmResponse = { finishReason, modelVersion: output.modelVersion };
   if (usageMetadata) base.usageMetadata = usageMetadata;
   if (output.groundingMetadata) base.groundingMetadata = output.groundingMetadata;
-  if (output.parts.length > 0) return { ...base, content: { role: "model", parts: output.parts } };
+  if (output.parts.length > 0) {
+    base.content = { role: "model", parts: output.parts };
+    return base;
+  }
   if (finishReason !== "STOP") {
     return {
       ...base,

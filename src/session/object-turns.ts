@@ -1,6 +1,7 @@
 import { BatonError, type ErrorCode } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { ScheduledConcern } from "./alarm-dispatcher.js";
+import type { ResumedTurn } from "./resume-concern.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionObject } from "./session-object.js";
 import { type ObjectTurnRequest, turnHost } from "./turn-hosts.js";
@@ -21,6 +22,9 @@ export interface ObjectTurnStream {
  */
 export const TURN_BEAT_MS = 30_000;
 
+/** The turn host that ran the session's turns here, kept so a restarted object can resume one itself. */
+const HOST_KEY = "turn:host";
+
 /**
  * Turns that run inside the session's object (decision 040): the object starts the turn with the app its
  * Worker registered (`TurnHost`), keeps it running whatever becomes of the reader, and streams its events
@@ -38,6 +42,8 @@ export class ObjectTurns {
       env: Record<string, unknown>;
       /** Keeps work alive past the request that began it (`DurableObjectState.waitUntil`). */
       keepAlive: (work: Promise<unknown>) => void;
+      /** The object's synchronous key-value storage (the host it last ran a turn with). */
+      kv: SyncKvStorage;
       /** The object the turns run in, and how its store names it. */
       inside: (appName: string, run: ObjectTurnRequest["run"]) => { name: string; object: SessionObject };
       /** Whether a turn holds the session's lease now. */
@@ -76,6 +82,7 @@ export class ObjectTurns {
   async run(input: ObjectTurnRequest): Promise<RpcResult<ObjectTurnStream | null>> {
     const host = turnHost(input.host);
     if (!host) return ok(null);
+    if (this.options.kv.get(HOST_KEY) !== input.host) this.options.kv.put(HOST_KEY, input.host);
     this.#running += 1;
     let turn: AsyncGenerator<Event>;
     try {
@@ -91,6 +98,28 @@ export class ObjectTurns {
     this.#streams.set(streamId, () => lines.close());
     this.options.keepAlive(this.#drain(turn, lines));
     return ok({ stream: lines.readable, streamId });
+  }
+
+  /**
+   * Resumes a turn that died (`resumeConcern`) here, with the host that ran this session's turns and the
+   * object's own env; nothing reads its events, which it stores. `false` when that host is not in this
+   * isolate, or the session refused the turn.
+   */
+  async resume(turn: ResumedTurn): Promise<boolean> {
+    const host = this.options.kv.get<string>(HOST_KEY);
+    if (host === undefined || !turnHost(host)) return false;
+    const { key, message, invocationId, userEventId } = turn;
+    const run = {
+      userId: key.userId,
+      sessionId: key.sessionId,
+      newMessage: message,
+      invocationId,
+      userEventId,
+    };
+    const begun = await this.run({ host, appName: key.appName, run, vars: {} });
+    if (!begun.ok || !begun.value) return false;
+    await begun.value.stream.cancel();
+    return true;
   }
 
   /** Resolves once no turn runs in the object (at once when none does). */

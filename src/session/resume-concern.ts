@@ -28,6 +28,14 @@ const GRACE_MS = 1_000;
 /** How long a queued resume has to begin its turn before another is queued. */
 const RETRY_MS = 60_000;
 
+/** A dead turn to resume: its session, its stored user message and the ids it keeps. */
+export interface ResumedTurn {
+  key: SessionKey;
+  message: Content;
+  invocationId: string;
+  userEventId: string;
+}
+
 /** The marker in the object's synchronous key-value storage (no schema step: one key). */
 export class TurnMarkers {
   constructor(private readonly kv: SyncKvStorage) {}
@@ -54,9 +62,10 @@ export class TurnMarkers {
 
 /**
  * A turn that died as an alarm concern (decision 028): when the marked turn's lease has lapsed, the turn
- * is queued again under the same invocation and user event ids (origin `resume`, on the queue reminders
- * use), so the Worker's consumer resumes it from the stored events; past `MAX_RESUMES`, or with no queue
- * bound, it is given up (logged) and the session is left free as before.
+ * runs again under the same invocation and user event ids, from the stored events: in the session's object
+ * itself when it knows the app that ran it (`resumeHere`, decision 040), else queued (origin `resume`, on
+ * the queue reminders use) for the Worker's consumer. Past `MAX_RESUMES`, or with neither, it is given up
+ * (logged) and the session is left free as before.
  */
 export function resumeConcern(options: {
   markers: TurnMarkers;
@@ -65,6 +74,11 @@ export function resumeConcern(options: {
   /** The stored user event's content of `userEventId`, or `undefined` when it is not stored. */
   message: (userEventId: string) => Content | undefined;
   queue: () => ReminderQueue | null;
+  /**
+   * Resumes the turn in this object (decision 040), with the app that ran it here; `false` when no such
+   * app is known in this isolate, and the turn is queued instead.
+   */
+  resumeHere?: (turn: ResumedTurn) => Promise<boolean>;
   log: (message: string) => void;
 }): ScheduledConcern {
   return {
@@ -88,9 +102,16 @@ export function resumeConcern(options: {
         markers.clear();
       };
       if (!key || !message) return giveUp("its session or user event is gone");
-      if (!queue) return giveUp("the TURNS queue or WEBHOOK_TURNS binding is missing");
       if (marker.resumes >= MAX_RESUMES) return giveUp(`it was resumed ${MAX_RESUMES} times already`);
       const resumes = marker.resumes + 1;
+      const turn = { key, message, invocationId: marker.invocationId, userEventId: marker.userEventId };
+      // Marked first: the resumed turn's begin keeps this count (`TurnMarkers.began`).
+      markers.set({ ...marker, resumes, retryAt: now + RETRY_MS });
+      if (await options.resumeHere?.(turn)) {
+        log(`Turn ${marker.invocationId} died; resume ${resumes} runs in its session's object.`);
+        return;
+      }
+      if (!queue) return giveUp("the TURNS queue or WEBHOOK_TURNS binding is missing");
       const claim = {
         appName: key.appName,
         origin: "resume" as const,
@@ -102,7 +123,6 @@ export function resumeConcern(options: {
       };
       const ids = { uuid: () => crypto.randomUUID() };
       await enqueueTurn(claim, { ledger: turnLedger(queue.turns), queue: queue.queue, ids });
-      markers.set({ ...marker, resumes, retryAt: now + RETRY_MS });
       log(`Turn ${marker.invocationId} died; resume ${resumes} is queued.`);
     },
   };

@@ -84,9 +84,11 @@ export class SessionObject extends DurableObject {
       session: () => this.#key(),
       message: (userEventId) => this.#turns.storedEvent(userEventId)?.content,
       queue: () => reminderQueueOf(env),
+      resumeHere: (turn) => this.#running.resume(turn),
       log: (message) => console.warn(message),
     });
     this.#running = new ObjectTurns({
+      kv: ctx.storage.kv,
       // SAFETY: a Worker's env is a record of its bindings and vars by name.
       env: env as unknown as Record<string, unknown>,
       keepAlive: (work) => ctx.waitUntil(work),

@@ -27,12 +27,12 @@ export function signal<T = void>() {
 /** How long a waiter polls before it gives up: far past any test's own timeout, so no poll outlives its run. */
 const GIVE_UP_MS = 60_000;
 
-/** Resolves with `read()`'s first defined answer, polling every 2 ms on the caller's timers. */
-export async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let waited = 0; waited < GIVE_UP_MS; waited += 2) {
-    const value = read();
+/** Resolves with `read()`'s first defined answer, polling every `everyMs` (2) on the caller's timers. */
+export async function until<T>(read: () => T | undefined | Promise<T | undefined>, everyMs = 2): Promise<T> {
+  for (let waited = 0; waited < GIVE_UP_MS; waited += everyMs) {
+    const value = await read();
     if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   throw new Error(`Waited ${GIVE_UP_MS} ms for a signal that never came`);
 }

@@ -45,7 +45,7 @@ async function tracedTurn() {
   const [trace] = await store.listTraces({ appName: "inventory", userId: "u", sessionId: "t1" });
   if (!trace) throw new Error("no trace stored");
   const named = (name: string): TraceSpan[] => trace.spans.filter((s) => s.name === name);
-  return { trace, events, exported, named };
+  return { trace, events, exported, named, store };
 }
 
 describe("each turn's trace", () => {
@@ -187,6 +187,15 @@ describe("each turn's trace", () => {
     expect(root["baton.storage.rows_written"]).toBe(events.length + 1);
     expect(root["baton.storage.bytes_written"]).toBeGreaterThan(JSON.stringify(events).length / 2);
     expect(root["baton.storage.trace_bytes"]).toBeGreaterThan(500);
+  });
+
+  it("counts the bytes of every event the turn stored, the user's included, as their JSON", async () => {
+    const { named, store } = await tracedTurn();
+    const session = await store.getSession({ appName: "inventory", userId: "u", sessionId: "t1" });
+    const stored = session?.events ?? [];
+    const bytes = stored.reduce((sum, e) => sum + new TextEncoder().encode(JSON.stringify(e)).byteLength, 0);
+    expect(stored.length).toBeGreaterThan(3);
+    expect(named("invocation")[0]?.attributes["baton.storage.bytes_written"]).toBe(bytes);
   });
 
   it("marks a failed model call and agent run as errors, and still stores the trace", async () => {

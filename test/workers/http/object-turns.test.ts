@@ -6,19 +6,23 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { BaseAgent } from "../../../src/agents/base-agent.js";
+import type { InvocationContext } from "../../../src/agents/invocation-context.js";
 import { userText } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
 import { createWorker } from "../../../src/handlers/create-worker.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { TURN_BEAT_MS } from "../../../src/session/object-turns.js";
+import { until } from "../../support/signal.js";
 import { deferred, GateAgent } from "../support/gate-agent.js";
 import { expectJson, freshIds, runBody, sessionsOf, TEST_TOKEN } from "../support/http.js";
-import { sessionStub } from "../support/turn-control.js";
+import { elapseLease, sessionStub } from "../support/turn-control.js";
 
 /** A Worker on a gated app; `send` answers the response and whether the request's own work has settled. */
-function setup() {
+function setup<A extends BaseAgent = GateAgent>(
+  agent: A = new GateAgent({ name: "root" }) as BaseAgent as A,
+) {
   const ids = freshIds("obj");
-  const agent = new GateAgent({ name: "root" });
   const worker = createWorker({ apps: [defineApp({ name: ids.app, rootAgent: agent })] });
   const workerEnv = { ...env, API_TOKENS: TEST_TOKEN };
   const call = async (path: string, init: { method?: string; json?: unknown } = {}) => {
@@ -37,6 +41,28 @@ function setup() {
   };
   const key = { appName: ids.app, userId: ids.user, sessionId: ids.session };
   return { ...ids, key, agent, call, sessions: sessionsOf(plain, ids.app, ids.user), plain };
+}
+
+/**
+ * An agent whose first run waits at a gate the test never opens before it is done (a turn whose isolate
+ * died, as far as the session can tell once its lease lapsed); every later run answers at once.
+ */
+class StuckOnceAgent extends BaseAgent {
+  readonly transferPolicy = undefined;
+  readonly stuck = deferred();
+  readonly gate = deferred();
+  runs = 0;
+
+  protected override async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
+    this.runs += 1;
+    if (this.runs === 1) {
+      this.stuck.resolve();
+      await this.gate.promise;
+      return;
+    }
+    const said = ctx.userContent.parts?.[0]?.text ?? "";
+    yield ctx.newEvent({ content: { role: "model", parts: [{ text: `resumed: ${said}` }] } });
+  }
 }
 
 /** Which comes first: `work` settling, or `ms` passing. */
@@ -95,6 +121,27 @@ describe("HTTP turns run in their session's Durable Object (decision 040)", () =
     expect((await expectJson<Event[]>(response, 200)).map((e) => e.author)).toEqual(["root"]);
     await sessionStub(key).turnsSettled();
     expect(await alarmOf(key)).toBeNull();
+  });
+
+  it("resumes a turn that died in the object itself, with the app that ran it, once its lease lapsed", async () => {
+    const agent = new StuckOnceAgent({ name: "root" });
+    const { app, user, session, key, call, sessions } = setup(agent);
+    await sessions.create({ sessionId: session });
+    void call("/run_sse", { method: "POST", json: runBody(app, user, session, "pay it") });
+    await agent.stuck.promise;
+    // As the session sees a dead turn: its lease lapses with nobody renewing it; the object's alarm finds it.
+    await elapseLease(key, 10 * 60_000);
+    expect(await runDurableObjectAlarm(sessionStub(key))).toBe(true);
+    const events = await until(async () => {
+      const stored = await sessions.eventsOf(session);
+      return stored.length >= 2 ? stored : undefined;
+    }, 20);
+    expect(events.map((e) => [e.author, e.invocationId, e.content?.parts?.[0]?.text])).toEqual([
+      ["user", events[0]?.invocationId, "pay it"],
+      ["root", events[0]?.invocationId, "resumed: pay it"],
+    ]);
+    expect(agent.runs).toBe(2);
+    agent.gate.resolve();
   });
 
   it("answers null to a host this isolate does not know, having stored nothing (the Worker then runs the turn)", async () => {
