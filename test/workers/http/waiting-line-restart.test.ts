@@ -3,20 +3,23 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { userText } from "../../../src/core/content.js";
-import { createEvent, type Event } from "../../../src/core/event.js";
+import { createEvent, type Event, EventSchema } from "../../../src/core/event.js";
 import type { Session } from "../../../src/core/session.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
 import { RETURN_GRACE_MS } from "../../../src/session/waiting-turns.js";
 import { turnLedger } from "../../../src/webhooks/turn-ledger.js";
 import { expectJson, freshIds, noSleep, runBody } from "../support/http.js";
-import { gatedModel, sessionStub } from "../support/turn-control.js";
+import { elapseLease, gatedModel, sessionStub } from "../support/turn-control.js";
 import { hookWorker } from "../support/webhooks.js";
 
 const services = { sleep: noSleep, log: () => undefined };
 
-/** An `enqueue` app whose model waits at a gate, its session made, and a first turn held at the gate. */
-async function busySession() {
+/**
+ * An `enqueue` app whose model waits at a gate, its session made, and a first turn held at the gate. Its
+ * turns run in the session's object (decision 040) or in the Worker that took the request (`"request"`).
+ */
+async function busySession(runTurnsIn: "session-object" | "request") {
   const { app, user, session } = freshIds("line");
   const key = { appName: app, userId: user, sessionId: session };
   const gated = gatedModel();
@@ -24,6 +27,7 @@ async function busySession() {
   const worker = hookWorker({
     apps: [defineApp({ name: app, rootAgent: root, doubleTexting: "enqueue" })],
     services,
+    runTurnsIn,
   });
   const json = (body: unknown) => ({
     method: "POST",
@@ -34,11 +38,11 @@ async function busySession() {
   const run = (text: string) => worker.call("/run", json(runBody(app, user, session, text)));
   const first = run("one");
   await gated.waiting(1);
+  const events = async () =>
+    (await expectJson<Session>(worker.call(`/apps/${app}/users/${user}/sessions/${session}`), 200)).events;
   const stored = async () =>
-    (
-      await expectJson<Session>(worker.call(`/apps/${app}/users/${user}/sessions/${session}`), 200)
-    ).events.map((e: Event) => [e.author, e.content?.parts?.[0]?.text?.split(".")[0]]);
-  return { key, gated, worker, run, first, stored };
+    (await events()).map((e: Event) => [e.author, e.content?.parts?.[0]?.text?.split(".")[0]]);
+  return { key, gated, worker, run, first, events, stored };
 }
 
 /** The turns stored in the session object's line, by user event id. */
@@ -48,6 +52,15 @@ const waitingRows = (key: Parameters<typeof sessionStub>[0]) =>
       .exec("SELECT event_id FROM waiting_turns")
       .toArray()
       .map((row) => row.event_id),
+  );
+
+/** The stored user events of the waiting turns, in arrival order. */
+const waitingEvents = (key: Parameters<typeof sessionStub>[0]) =>
+  runInDurableObject(sessionStub(key), (_instance, state) =>
+    state.storage.sql
+      .exec("SELECT event FROM waiting_turns ORDER BY arrived_at")
+      .toArray()
+      .map((row) => EventSchema.parse(JSON.parse(String(row.event)))),
   );
 
 /** Resolves once `n` turns wait in the stored line (each look is a call to the object, never a sleep). */
@@ -62,8 +75,8 @@ const restart = (key: Parameters<typeof sessionStub>[0]) =>
   ).rejects.toThrow();
 
 describe("the double-texting line (enqueue) across a restart of the session's object", () => {
-  it("keeps the place of a caller whose call broke: it asks again, waits, and is answered in order", async () => {
-    const t = await busySession();
+  it("keeps the place of a Worker's caller whose call broke: it asks again, waits, and is answered in order", async () => {
+    const t = await busySession("request");
     const second = t.run("two");
     await untilWaiting(t.key, 1);
     await restart(t.key);
@@ -82,7 +95,7 @@ describe("the double-texting line (enqueue) across a restart of the session's ob
   });
 
   it("queues the turn of a caller that is gone, once its grace is over, and it runs once after the running turn", async () => {
-    const t = await busySession();
+    const t = await busySession("request");
     // A caller that waits in line and never comes back (its Worker is gone too).
     const invocationId = `e-waiting-${crypto.randomUUID()}`;
     const eventEnv = { ids: { uuid: () => crypto.randomUUID() }, clock: { now: () => Date.now() } };
@@ -133,5 +146,52 @@ describe("the double-texting line (enqueue) across a restart of the session's ob
       ["root", expect.any(String)],
     ]);
     expect(t.gated.asked).toEqual(["one", "two"]);
+  });
+
+  it("runs both turns from the queue when the object that ran them restarts (turns in the object): the dead one resumed, the waiting one queued, in order, once", async () => {
+    const t = await busySession("session-object");
+    const second = t.run("two");
+    await untilWaiting(t.key, 1);
+    const [waitingEvent] = await waitingEvents(t.key);
+    if (!waitingEvent) throw new Error("no waiting turn stored");
+    await restart(t.key);
+    // Both requests ran in the object: both end with it (decision 040); their turns are in its storage.
+    await Promise.all([t.first, second]);
+    const [userOne] = await t.events();
+    if (!userOne) throw new Error("the first turn stored no user event");
+
+    // Its lease lapses and the waiting turn's grace ends: the alarm queues both.
+    await elapseLease(t.key, DEFAULT_LEASE_TTL_MS + 2_000);
+    await runInDurableObject(sessionStub(t.key), (_instance, state) => {
+      state.storage.sql.exec("UPDATE waiting_turns SET arrived_at = arrived_at - ?", RETURN_GRACE_MS);
+    });
+    expect(await runDurableObjectAlarm(sessionStub(t.key))).toBe(true);
+    if (!env.WEBHOOK_TURNS) throw new Error("wrangler.toml binds WEBHOOK_TURNS");
+    const ledger = turnLedger(env.WEBHOOK_TURNS);
+    const resumed = ledger.turnIdOf(
+      t.key.appName,
+      "resume",
+      userOne.invocationId,
+      `${userOne.invocationId}#1`,
+      t.key,
+    );
+    const queued = ledger.turnIdOf(
+      t.key.appName,
+      "resume",
+      waitingEvent.invocationId,
+      `${waitingEvent.invocationId}#waiting`,
+      t.key,
+    );
+    expect(await waitingRows(t.key)).toEqual([]);
+
+    t.gated.open();
+    expect(await t.worker.consume([{ turnId: resumed }])).toMatchObject({ acked: 1, retried: [] });
+    expect(await t.worker.consume([{ turnId: queued }])).toMatchObject({ acked: 1, retried: [] });
+    expect(await t.stored()).toEqual([
+      ["user", "one"],
+      ["root", expect.any(String)],
+      ["user", "two"],
+      ["root", expect.any(String)],
+    ]);
   });
 });
