@@ -43,13 +43,14 @@ export function unansweredCalls(
  * its response is an error saying it was interrupted, and the model decides what to do. `undefined`
  * when nothing was left unanswered.
  */
-export async function resumeInterruptedCalls(
+export function resumeInterruptedCalls(
   ctx: InvocationContext,
   agent: AgentNode,
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
-): Promise<Event | undefined> {
+): Promise<Event | undefined> | undefined {
   const calls = unansweredCalls(ctx.events, ctx.invocationId, agent.name);
+  // Nothing to answer (every step of a turn that was not cut off): known now, without a promise.
   if (calls.length === 0) return undefined;
   const answering = new Map(tools);
   for (const call of calls) {

@@ -65,7 +65,11 @@ export async function buildLlmRequest(
   ];
   const toolCtx = { modelName: modelNameOf(model), userContent: ctx.userContent, callbackContext: cbCtx };
   for (const tool of processors) await tool.processRequest(request, toolCtx);
-  for (const tool of tools) await tool.processRequest?.(request, toolCtx);
+  for (const tool of tools) {
+    // Most tools change no request: only a promise is awaited.
+    const processing = tool.processRequest?.(request, toolCtx);
+    if (processing) await processing;
+  }
   return request;
 }
 

@@ -34,7 +34,7 @@ async function modelResponses(
   const { beforeModel, afterModel, onModelError } = agent.config;
   const before = withPlugins(pluginHooks(ctx, "beforeModel"), beforeModel);
   if (before.length > 0) request.contents = editableContents(request.contents);
-  const replaced = await firstResult(before, (cb) => cb(cbCtx, request));
+  const replaced = before.length > 0 ? await firstResult(before, (cb) => cb(cbCtx, request)) : undefined;
   // A short-circuit skips afterModel and is not counted against the call limit.
   if (replaced !== undefined) return [replaced];
   if (!ctx.takeLlmCall()) throw ctx.llmCallsLimitError();
@@ -75,7 +75,7 @@ async function modelResponses(
     const answered: LlmResponse[] = [];
     for await (const response of responses) {
       record(response);
-      answered.push(await after(response));
+      answered.push(afterModel === undefined ? response : await after(response));
     }
     return answered;
   } catch (error) {
@@ -141,13 +141,17 @@ const isEmpty = (r: LlmResponse): boolean =>
  */
 export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): AsyncGenerator<Event> {
   // One callback context per step: what the instruction provider and model callbacks write lands on the step's event.
-  const offered = await stepTools(agent.tools, ctx);
+  // Each of these is awaited only when it is a promise: most steps have no toolsets and nothing to resume.
+  const stepped = stepTools(agent.tools, ctx);
+  const offered = stepped instanceof Promise ? await stepped : stepped;
   const tools = offered.byName;
   // The user answered a confirmation: the confirmed calls run first, and the model sees their results.
-  const resumed = await resumeConfirmedCalls(ctx, agent, tools, agent.config);
+  const confirming = resumeConfirmedCalls(ctx, agent, tools, agent.config);
+  const resumed = confirming && (await confirming);
   if (resumed) yield resumed;
   // A resumed invocation (after a crash) answers the calls its first run left without a response.
-  const interrupted = resumed ? undefined : await resumeInterruptedCalls(ctx, agent, tools, agent.config);
+  const answering = resumed ? undefined : resumeInterruptedCalls(ctx, agent, tools, agent.config);
+  const interrupted = answering && (await answering);
   if (interrupted) yield interrupted;
   const cbCtx = new CallbackContext(ctx);
   const request = await buildLlmRequest(

@@ -81,8 +81,13 @@ export function agentTools(agent: AgentNode, entries: readonly ToolUnion[] = [])
  * The callable tools of one step: the fixed ones as built, each toolset's resolved now (ADK
  * `canonical_tools`). An agent without toolsets pays nothing: its list and map are the ones built once.
  */
-export async function stepTools(tools: AgentTools, ctx: InvocationContext): Promise<StepTools> {
+export function stepTools(tools: AgentTools, ctx: InvocationContext): StepTools | Promise<StepTools> {
+  // Without toolsets the answer is known now: no promise (nor the microtask an await of one costs).
   if (tools.toolsets.length === 0) return { list: tools.fixed, byName: tools.toolsByName };
+  return resolvedTools(tools, ctx);
+}
+
+async function resolvedTools(tools: AgentTools, ctx: InvocationContext): Promise<StepTools> {
   const cbCtx = new CallbackContext(ctx);
   const resolved = await Promise.all(
     tools.entries.map((entry) =>

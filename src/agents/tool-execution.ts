@@ -210,13 +210,14 @@ export async function* runFunctionCalls(
  * original calls with the answers (confirmed ones run, rejected ones answer `{"error": …}`) and returns
  * their function-response event; `undefined` otherwise. Call it before building the next model request.
  */
-export async function resumeConfirmedCalls(
+export function resumeConfirmedCalls(
   ctx: InvocationContext,
   agent: AgentNode,
   tools: ReadonlyMap<string, FunctionTool>,
   callbacks: ToolCallbacks,
-): Promise<Event | undefined> {
+): Promise<Event | undefined> | undefined {
   const confirmed = confirmedCalls(ctx.events, ctx.branch);
+  // Nothing to resume (every step but one after a confirmation): known now, without a promise.
   if (confirmed === undefined) return undefined;
   return executeFunctionCalls(ctx, agent, confirmed.calls, tools, callbacks, confirmed.confirmations);
 }
