@@ -31,7 +31,7 @@ import { jsonLines } from "./feed-lines.js";
 import { InMemoryTasks } from "./in-memory-tasks.js";
 import { InvocationFeeds, missedEvents } from "./invocation-feeds.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
-import { persistedEvent } from "./persisted-event.js";
+import { persistedEvent, sharingEmptyMaps } from "./persisted-event.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
 import { TurnSignals } from "./turn-signals.js";
 
@@ -360,7 +360,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   #append(key: SessionKey, stored: StoredSession, event: Event): Event {
     if (stored.eventIds.has(event.id))
       throw new BatonError("invalid_request", `Event ${event.id} is already stored`);
-    const persisted = frozenWithMemo(persistedEvent(event));
+    const persisted = frozenWithMemo(sharingEmptyMaps(persistedEvent(event)));
     const split = splitStateDelta(persisted.actions.stateDelta);
     // Views merge the state into a map of their own, so this one can be written in place.
     Object.assign(stored.state, split.session);

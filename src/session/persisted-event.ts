@@ -1,5 +1,5 @@
 import type { Event } from "../core/event.js";
-import { withoutTemp } from "../core/state.js";
+import { hasKeys, withoutTemp } from "../core/state.js";
 
 /**
  * The event as stored and returned by an append: its `temp:` keys removed (ADK-SEMANTICS §4.3 step 2).
@@ -13,5 +13,21 @@ export function persistedEvent(event: Event): Event {
   actions.stateDelta = withoutTemp(event.actions.stateDelta);
   const stored = Object.assign({}, event);
   stored.actions = actions;
+  return stored;
+}
+
+/** One frozen empty map for every stored event that writes nothing there (most write no state at all). */
+const EMPTY: Record<string, never> = Object.freeze({});
+
+/**
+ * `stored` (a fresh `persistedEvent`, not yet frozen) with its empty action maps replaced by one shared
+ * frozen map: four fewer objects kept per event by a store that keeps events in memory. The JSON is the same.
+ */
+export function sharingEmptyMaps(stored: Event): Event {
+  const { actions } = stored;
+  if (!hasKeys(actions.stateDelta)) actions.stateDelta = EMPTY;
+  if (!hasKeys(actions.artifactDelta)) actions.artifactDelta = EMPTY;
+  if (!hasKeys(actions.requestedAuthConfigs)) actions.requestedAuthConfigs = EMPTY;
+  if (!hasKeys(actions.requestedToolConfirmations)) actions.requestedToolConfirmations = EMPTY;
   return stored;
 }
