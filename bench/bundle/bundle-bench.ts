@@ -20,12 +20,13 @@ interface Bundle {
  * reminders, compaction) grew both to 252 and 160.5 KiB, and the limits were raised to 260 and 165 with
  * that growth named (docs/benchmarks.md, "Bundle size"). The next round's features went into opt-in
  * entries (evals, artifacts, Vectorize memory, replay), which kept a Worker that does not use them within
- * 165; the demo Worker opts in to every one of them, and its limit is 280 (docs/benchmarks.md). Running
- * HTTP turns in the session's object (decision 040) is in every Worker: +0.95 KiB, limit 166.
+ * 165; the demo Worker opts in to every one of them, and its limit is 280 (docs/benchmarks.md). Durable
+ * turns' last pieces are in every Worker: HTTP turns run and resumed in the session's object (decision 040),
+ * the stored enqueue line (028) and the shard's resend of unsent turns (038): +3.2 KiB, limit 168.
  */
 export const BUNDLES: readonly Bundle[] = [
   { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 280 },
-  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 166 },
+  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 168 },
 ];
 
 const kib = (n: number) => `${n.toFixed(1)} KiB`;

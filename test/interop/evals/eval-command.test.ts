@@ -59,7 +59,8 @@ function caseOf(set: FileSet, id: string): FileCase {
   return found;
 }
 
-describe("npm run eval", () => {
+// Each case starts `npm run eval` (node + tsx) once or twice: seconds each on a loaded two-core machine.
+describe("npm run eval", { timeout: 60_000 }, () => {
   it("passes the shipped eval set of the demo app and exits 0", async () => {
     const { code, stdout } = await evalCommand("demo", "evals/demo.evalset.json");
     expect(stdout).toMatch(/^PASS {2}weather_lisbon$/m);
