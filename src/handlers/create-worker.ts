@@ -220,7 +220,7 @@ export function createWorker(options: WorkerOptions) {
       ...(defaultApp === undefined ? {} : { a2aDefaultApp: defaultApp }),
       ...(pushOn(env) ? { a2aPush: pushPolicyFromList(env.A2A_PUSH_HOSTS) } : {}),
       services: services(env),
-      ...(options.runTurnsIn === "request" ? {} : { turnHost }),
+      ...(options.runTurnsIn === "request" || turnHost === undefined ? {} : { turnHost }),
       ...(webhooks ? { webhooks } : {}),
     };
   };
