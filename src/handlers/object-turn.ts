@@ -33,10 +33,7 @@ async function* events(lines: AsyncGenerator<TurnLine>): AsyncGenerator<Event> {
       continue;
     }
     const { code, name, message } = line.error;
-    if (code !== undefined) throw new BatonError(code, message);
-    const error = new Error(message);
-    error.name = name;
-    throw error;
+    throw code === undefined ? Object.assign(new Error(message), { name }) : new BatonError(code, message);
   }
 }
 

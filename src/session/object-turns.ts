@@ -52,11 +52,6 @@ export class ObjectTurns {
     },
   ) {}
 
-  /** Turns running in this object now. */
-  get running(): number {
-    return this.#running;
-  }
-
   /**
    * The keep-alive beat: due `TURN_BEAT_MS` after it was armed while a turn begun here holds the session;
    * it has nothing to do when it fires but to be armed again. Once no such turn runs it wants no alarm,
@@ -153,12 +148,11 @@ export class ObjectTurns {
   }
 }
 
-const wireError = (error: unknown): { code?: ErrorCode; name: string; message: string } =>
-  error instanceof BatonError
-    ? { code: error.code, name: error.name, message: error.message }
-    : error instanceof Error
-      ? { name: error.name, message: error.message }
-      : { name: "Error", message: String(error) };
+const wireError = (error: unknown): { code?: ErrorCode; name: string; message: string } => ({
+  ...(error instanceof BatonError ? { code: error.code } : {}),
+  name: error instanceof Error ? error.name : "Error",
+  message: error instanceof Error ? error.message : String(error),
+});
 
 /** An NDJSON stream that a writer fills while its reader is there; once it left, lines are dropped. */
 class LineStream {

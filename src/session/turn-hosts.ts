@@ -45,19 +45,12 @@ export const MAX_TURN_HOSTS = 1_000;
  * Registers a Worker's turn host and answers its name. Names count `createWorker` calls in the order the
  * script makes them: a Worker's isolate and a Durable Object's isolate evaluate the same script, so the
  * same call gets the same name on both sides (and, where they share an isolate, the same host). Past
- * `MAX_TURN_HOSTS` it registers nothing and answers `undefined` (logged once): that Worker's turns run in
- * the request.
+ * `MAX_TURN_HOSTS` it registers nothing and answers `undefined`: that Worker's turns run in the request
+ * (README, decision 040).
  */
 export function registerTurnHost(host: TurnHost): string | undefined {
-  if (registered >= MAX_TURN_HOSTS) {
-    if (registered === MAX_TURN_HOSTS)
-      console.warn(
-        `createWorker was called ${MAX_TURN_HOSTS} times in this isolate: the turns of Workers made after that run in the request, not in their session's object. Call createWorker once, at the script's top level.`,
-      );
-    registered += 1;
-    return undefined;
-  }
   registered += 1;
+  if (registered > MAX_TURN_HOSTS) return undefined;
   const name = `worker-${registered}`;
   hosts.set(name, host);
   return name;
