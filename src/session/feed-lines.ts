@@ -57,3 +57,48 @@ async function endEarly(
   };
   await drain().catch(() => undefined);
 }
+
+const encoder = new TextEncoder();
+
+/**
+ * An NDJSON byte stream that a writer fills while its reader is there (what `jsonLines` reads); once the
+ * reader left, lines are dropped. `onClose` runs once, when the writer closes it or the reader cancels.
+ */
+export class LineStream<T> {
+  readonly readable: ReadableStream<Uint8Array>;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #open = true;
+
+  constructor(private readonly onClose: () => void) {
+    this.readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => this.#closed(),
+    });
+  }
+
+  send(line: T): void {
+    if (!this.#open) return;
+    try {
+      this.#controller?.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+    } catch {
+      this.#closed();
+    }
+  }
+
+  close(): void {
+    if (!this.#open) return;
+    this.#closed();
+    try {
+      this.#controller?.close();
+    } catch {
+      // Already closed or errored by its reader.
+    }
+  }
+
+  #closed(): void {
+    this.#open = false;
+    this.onClose();
+  }
+}

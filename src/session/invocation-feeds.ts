@@ -1,7 +1,5 @@
 import type { Event } from "../core/event.js";
-
-const encoder = new TextEncoder();
-const line = (event: Event): Uint8Array => encoder.encode(`${JSON.stringify(event)}\n`);
+import { LineStream } from "./feed-lines.js";
 
 interface Follower {
   invocationId: string;
@@ -23,23 +21,12 @@ export class InvocationFeeds {
    * `followerId` names it for `unfollow` (a reader that stops early ends it from this side).
    */
   follow(invocationId: string, followerId: string, backlog: readonly Event[], live: boolean) {
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        for (const event of backlog) controller.enqueue(line(event));
-        if (!live) return controller.close();
-        this.#followers.set(followerId, {
-          invocationId,
-          push: (event) => controller.enqueue(line(event)),
-          end: () => {
-            this.#followers.delete(followerId);
-            controller.close();
-          },
-        });
-      },
-      cancel: () => {
-        this.#followers.delete(followerId);
-      },
-    });
+    const lines = new LineStream<Event>(() => this.#followers.delete(followerId));
+    for (const event of backlog) lines.send(event);
+    if (!live) lines.close();
+    else
+      this.#followers.set(followerId, { invocationId, push: (e) => lines.send(e), end: () => lines.close() });
+    return lines.readable;
   }
 
   /** A stored event of a running turn, to its invocation's followers. */

@@ -1,6 +1,7 @@
 import { BatonError, type ErrorCode } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { ScheduledConcern } from "./alarm-dispatcher.js";
+import { LineStream } from "./feed-lines.js";
 import type { ResumedTurn } from "./resume-concern.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionObject } from "./session-object.js";
@@ -36,6 +37,8 @@ export class ObjectTurns {
   readonly #streams = new Map<string, () => void>();
   readonly #idle: (() => void)[] = [];
   #env: { vars: string; env: Record<string, unknown> } | undefined;
+  /** What `HOST_KEY` holds, once read or written by this lifetime of the object. */
+  #storedHost: string | undefined;
 
   constructor(
     private readonly options: {
@@ -77,7 +80,10 @@ export class ObjectTurns {
   async run(input: ObjectTurnRequest): Promise<RpcResult<ObjectTurnStream | null>> {
     const host = turnHost(input.host);
     if (!host) return ok(null);
-    if (this.options.kv.get(HOST_KEY) !== input.host) this.options.kv.put(HOST_KEY, input.host);
+    if (this.#hostStored() !== input.host) {
+      this.options.kv.put(HOST_KEY, input.host);
+      this.#storedHost = input.host;
+    }
     this.#running += 1;
     let turn: AsyncGenerator<Event>;
     try {
@@ -89,7 +95,7 @@ export class ObjectTurns {
       throw error;
     }
     const streamId = crypto.randomUUID();
-    const lines = new LineStream(() => this.#streams.delete(streamId));
+    const lines = new LineStream<TurnLine>(() => this.#streams.delete(streamId));
     this.#streams.set(streamId, () => lines.close());
     this.options.keepAlive(this.#drain(turn, lines));
     return ok({ stream: lines.readable, streamId });
@@ -101,7 +107,7 @@ export class ObjectTurns {
    * isolate, or the session refused the turn.
    */
   async resume(turn: ResumedTurn): Promise<boolean> {
-    const host = this.options.kv.get<string>(HOST_KEY);
+    const host = this.#hostStored();
     if (host === undefined || !turnHost(host)) return false;
     const { key, message, invocationId, userEventId } = turn;
     const run = {
@@ -128,7 +134,7 @@ export class ObjectTurns {
     this.#streams.get(streamId)?.();
   }
 
-  async #drain(turn: AsyncGenerator<Event>, lines: LineStream): Promise<void> {
+  async #drain(turn: AsyncGenerator<Event>, lines: LineStream<TurnLine>): Promise<void> {
     try {
       for await (const event of turn) lines.send({ event });
     } catch (error) {
@@ -138,6 +144,12 @@ export class ObjectTurns {
       lines.close();
       if (this.#running === 0) for (const resolve of this.#idle.splice(0)) resolve();
     }
+  }
+
+  /** The host this session's turns last ran with, read from storage once per lifetime of the object. */
+  #hostStored(): string | undefined {
+    this.#storedHost ??= this.options.kv.get<string>(HOST_KEY);
+    return this.#storedHost;
   }
 
   /** The object's env with the Worker's vars over it; the same object while the vars stay the same. */
@@ -153,44 +165,3 @@ const wireError = (error: unknown): { code?: ErrorCode; name: string; message: s
   name: error instanceof Error ? error.name : "Error",
   message: error instanceof Error ? error.message : String(error),
 });
-
-/** An NDJSON stream that a writer fills while its reader is there; once it left, lines are dropped. */
-class LineStream {
-  readonly readable: ReadableStream<Uint8Array>;
-  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  #open = true;
-  readonly #encoder = new TextEncoder();
-
-  constructor(private readonly onClose: () => void) {
-    this.readable = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
-      },
-      cancel: () => this.#closed(),
-    });
-  }
-
-  send(line: TurnLine): void {
-    if (!this.#open) return;
-    try {
-      this.#controller?.enqueue(this.#encoder.encode(`${JSON.stringify(line)}\n`));
-    } catch {
-      this.#closed();
-    }
-  }
-
-  close(): void {
-    if (!this.#open) return;
-    this.#closed();
-    try {
-      this.#controller?.close();
-    } catch {
-      // Already closed or errored by its reader.
-    }
-  }
-
-  #closed(): void {
-    this.#open = false;
-    this.onClose();
-  }
-}
