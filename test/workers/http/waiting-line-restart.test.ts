@@ -74,6 +74,14 @@ const restart = (key: Parameters<typeof sessionStub>[0]) =>
     runInDurableObject(sessionStub(key), (_instance, state) => state.abort("restarted by the test")),
   ).rejects.toThrow();
 
+/** What the session holds once both messages ran, each once and in order: "one" answered, then "two". */
+const ONE_THEN_TWO = [
+  ["user", "one"],
+  ["root", expect.any(String)],
+  ["user", "two"],
+  ["root", expect.any(String)],
+];
+
 describe("the double-texting line (enqueue) across a restart of the session's object", () => {
   it("keeps the place of a Worker's caller whose call broke: it asks again, waits, and is answered in order", async () => {
     const t = await busySession("request");
@@ -84,12 +92,7 @@ describe("the double-texting line (enqueue) across a restart of the session's ob
     t.gated.open();
     expect((await t.first).status).toBe(200);
     expect((await second).status).toBe(200);
-    expect(await t.stored()).toEqual([
-      ["user", "one"],
-      ["root", expect.any(String)],
-      ["user", "two"],
-      ["root", expect.any(String)],
-    ]);
+    expect(await t.stored()).toEqual(ONE_THEN_TWO);
     expect(t.gated.asked).toEqual(["one", "two"]);
     expect(await waitingRows(t.key)).toEqual([]);
   });
@@ -139,12 +142,7 @@ describe("the double-texting line (enqueue) across a restart of the session's ob
     expect((await t.first).status).toBe(200);
     expect(await t.worker.consume([{ turnId }])).toMatchObject({ acked: 1, retried: [] });
     expect(await t.worker.consume([{ turnId }])).toMatchObject({ acked: 1, retried: [] });
-    expect(await t.stored()).toEqual([
-      ["user", "one"],
-      ["root", expect.any(String)],
-      ["user", "two"],
-      ["root", expect.any(String)],
-    ]);
+    expect(await t.stored()).toEqual(ONE_THEN_TWO);
     expect(t.gated.asked).toEqual(["one", "two"]);
   });
 
@@ -187,11 +185,6 @@ describe("the double-texting line (enqueue) across a restart of the session's ob
     t.gated.open();
     expect(await t.worker.consume([{ turnId: resumed }])).toMatchObject({ acked: 1, retried: [] });
     expect(await t.worker.consume([{ turnId: queued }])).toMatchObject({ acked: 1, retried: [] });
-    expect(await t.stored()).toEqual([
-      ["user", "one"],
-      ["root", expect.any(String)],
-      ["user", "two"],
-      ["root", expect.any(String)],
-    ]);
+    expect(await t.stored()).toEqual(ONE_THEN_TWO);
   });
 });

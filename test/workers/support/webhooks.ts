@@ -7,12 +7,15 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
+import { userText } from "../../../src/core/content.js";
 import { inboundEmail } from "../../../src/email/email-support.js";
 import type { IncomingEmail } from "../../../src/email/receive-email.js";
 import { createWorker, type WorkerOptions } from "../../../src/handlers/create-worker.js";
 import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
 import type { TurnMessage } from "../../../src/webhooks/turn-record.js";
-import { expectJson, TEST_TOKEN } from "./http.js";
+import { verifiers } from "../../../src/webhooks/verifiers.js";
+import { webhook } from "../../../src/webhooks/webhook.js";
+import { expectJson, noSleep, TEST_TOKEN } from "./http.js";
 
 export const TURNS_QUEUE = "baton-turns";
 export const DEAD_LETTER_QUEUE = "baton-turns-dlq";
@@ -155,6 +158,30 @@ export const sign = {
 
 /** A fixed clock for signature tolerance checks: `at` in Unix seconds. */
 export const clockAt = (at: number) => ({ now: () => at * 1000 });
+
+/** Services for a webhook Worker under test: no retry waits, fixed jitter, the clock at `at`, logs kept. */
+export const hookServices = (at: number, logs: string[]) => ({
+  sleep: noSleep,
+  random: () => 0.5,
+  clock: clockAt(at),
+  log: (line: string) => void logs.push(line),
+});
+
+/**
+ * A Standard Webhooks hook named `events` (its secret the var `EVENTS_KEY`) whose `{ session, text }`
+ * payloads become turns of user `hooks`; `onResult` posts each turn's result back.
+ */
+export const sessionTextHook = (onResult?: { url: string; secretName: string }) =>
+  webhook<{ session: string; text: string }>({
+    name: "events",
+    verify: verifiers.standardWebhooks({ secretName: "EVENTS_KEY" }),
+    toTurn: ({ payload }) => ({
+      userId: "hooks",
+      sessionId: payload.session,
+      newMessage: userText(payload.text),
+    }),
+    ...(onResult ? { onResult } : {}),
+  });
 
 /** A GitHub `issue_comment` delivery body. */
 export const issueComment = (issue: number, body: string, action = "created") =>

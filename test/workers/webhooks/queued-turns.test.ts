@@ -1,29 +1,21 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { BaseAgent } from "../../../src/agents/base-agent.js";
-import { userText } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
 import { DEFAULT_RETRY as MODEL_RETRY } from "../../../src/core/llm.js";
 import type { Session } from "../../../src/core/session.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { turnLedger } from "../../../src/webhooks/turn-ledger.js";
-import { verifiers } from "../../../src/webhooks/verifiers.js";
-import { webhook } from "../../../src/webhooks/webhook.js";
 import { seedApp } from "../support/apps.js";
 import { fakeModelServer } from "../support/fake-model.js";
 import { GateAgent } from "../support/gate-agent.js";
-import { expectJson, freshIds, noSleep } from "../support/http.js";
-import { hookWorker, sign } from "../support/webhooks.js";
+import { expectJson, freshIds } from "../support/http.js";
+import { hookServices, hookWorker, sessionTextHook, sign } from "../support/webhooks.js";
 
 const KEY = `whsec_${btoa("queued-turns-test-key")}`;
 const NOW = 1_900_000_000;
 const logs: string[] = [];
-const services = {
-  sleep: noSleep,
-  random: () => 0.5,
-  clock: { now: () => NOW * 1000 },
-  log: (line: string) => void logs.push(line),
-};
+const services = hookServices(NOW, logs);
 
 /** An app with a Standard Webhooks hook: `{ session, text }` payloads become turns of user `hooks`. */
 function hookApp(name: string, rootAgent: BaseAgent, resultPath?: string) {
@@ -31,18 +23,11 @@ function hookApp(name: string, rootAgent: BaseAgent, resultPath?: string) {
     name,
     rootAgent,
     webhooks: [
-      webhook<{ session: string; text: string }>({
-        name: "events",
-        verify: verifiers.standardWebhooks({ secretName: "EVENTS_KEY" }),
-        toTurn: ({ payload }) => ({
-          userId: "hooks",
-          sessionId: payload.session,
-          newMessage: userText(payload.text),
-        }),
-        ...(resultPath
-          ? { onResult: { url: `${inject("resultReceiverUrl")}${resultPath}`, secretName: "RESULT_SECRET" } }
-          : {}),
-      }),
+      sessionTextHook(
+        resultPath
+          ? { url: `${inject("resultReceiverUrl")}${resultPath}`, secretName: "RESULT_SECRET" }
+          : undefined,
+      ),
     ],
   });
 }

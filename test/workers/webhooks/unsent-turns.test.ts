@@ -10,21 +10,14 @@ import { enqueueTurn } from "../../../src/webhooks/enqueue-turn.js";
 import { type TurnNamespace, turnLedger } from "../../../src/webhooks/turn-ledger.js";
 import type { TurnMessage } from "../../../src/webhooks/turn-record.js";
 import { SEND_GRACE_MS, sendUnsent } from "../../../src/webhooks/unsent-turns.js";
-import { verifiers } from "../../../src/webhooks/verifiers.js";
-import { webhook } from "../../../src/webhooks/webhook.js";
 import { GateAgent } from "../support/gate-agent.js";
-import { expectJson, freshIds, noSleep } from "../support/http.js";
-import { hookWorker, sign } from "../support/webhooks.js";
+import { expectJson, freshIds } from "../support/http.js";
+import { hookServices, hookWorker, sessionTextHook, sign } from "../support/webhooks.js";
 
 const KEY = `whsec_${btoa("unsent-turns-test-key")}`;
 const NOW = 1_900_000_000;
 const logs: string[] = [];
-const services = {
-  sleep: noSleep,
-  random: () => 0.5,
-  clock: { now: () => NOW * 1000 },
-  log: (line: string) => void logs.push(line),
-};
+const services = hookServices(NOW, logs);
 
 function turnNamespace(): TurnNamespace {
   if (!env.WEBHOOK_TURNS) throw new Error("wrangler.toml binds WEBHOOK_TURNS");
@@ -43,17 +36,7 @@ function setup(doubleTexting?: DoubleTexting) {
     name: ids.app,
     rootAgent: gate,
     ...(doubleTexting ? { doubleTexting } : {}),
-    webhooks: [
-      webhook<{ session: string; text: string }>({
-        name: "events",
-        verify: verifiers.standardWebhooks({ secretName: "EVENTS_KEY" }),
-        toTurn: ({ payload }) => ({
-          userId: "hooks",
-          sessionId: payload.session,
-          newMessage: userText(payload.text),
-        }),
-      }),
-    ],
+    webhooks: [sessionTextHook()],
   });
   const hooks = hookWorker({ apps: [app], services }, { EVENTS_KEY: KEY });
   const body = JSON.stringify({ session: ids.session, text: "hello" });
