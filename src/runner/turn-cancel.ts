@@ -29,8 +29,8 @@ export function watchCancel(
 
 /**
  * A class, not an object literal with an `event` getter: V8 makes such a literal a dictionary-mode object
- * (slow properties), one per turn, read after every event. As a class, the twin bench's turn median fell
- * by ~30% (measured in one process, turns interleaved with the literal's build).
+ * (slow properties), one per turn, read after every event. As a class a twin bench turn runs 16% fewer
+ * instructions (callgrind), and the process ends 2,000 turns ~6 MiB smaller.
  */
 class CancelWatch implements TurnCancel {
   readonly signal: AbortSignal;
