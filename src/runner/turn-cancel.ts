@@ -50,7 +50,10 @@ class CancelWatch implements TurnCancel {
           (canceled) => {
             if (canceled) {
               this.event = canceled;
-              const reason = new BatonError("turn_canceled", canceled.errorMessage ?? "The turn was canceled");
+              const reason = new BatonError(
+                "turn_canceled",
+                canceled.errorMessage ?? "The turn was canceled",
+              );
               controller.abort(reason);
             }
             return canceled;
