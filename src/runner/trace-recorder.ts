@@ -145,8 +145,9 @@ export class TraceRecorder implements SpanRecorder, SpanSink {
     ids: IdSource,
   ) {
     this.traceId = hexOf(ids.uuid());
-    // Span ids: 12 hex digits from a second UUID, then a counter (unique within the trace, one UUID per turn).
-    this.#spanIdBase = hexOf(ids.uuid()).slice(-12);
+    // Span ids: the trace id's last 12 hex digits (random bits of its UUID), then a counter: unique within
+    // the trace, which is all a span id must be, and no second UUID per turn.
+    this.#spanIdBase = this.traceId.slice(-12);
   }
 
   /**
