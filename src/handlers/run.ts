@@ -1,6 +1,4 @@
 import { type Context, Hono } from "hono";
-import { type SSEStreamingApi, streamSSE } from "hono/streaming";
-import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { RunRequest } from "../runner/runner.js";
 import type { SessionStoreEnv } from "../session/do-store.js";
@@ -10,6 +8,7 @@ import { detachTurn } from "./detached-turn.js";
 import { startObjectTurn } from "./object-turn.js";
 import { readBody } from "./read-body.js";
 import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
+import { sseResponse } from "./sse-response.js";
 import { turnRunner } from "./turn-runner.js";
 import type { HonoEnv } from "./types.js";
 
@@ -58,37 +57,6 @@ function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
   ctx?.waitUntil(work);
 }
 
-/**
- * ADK's SSE frames of one event: an event with content parts and an `artifactDelta` goes out as two, a copy
- * with the delta cleared and then a copy without content, because ADK's dev UI renders artifacts from the
- * action-only event (ADK-SEMANTICS §6.1, H05). Only the original is stored. A request naming a
- * `functionCallEventId` gets it whole, as ADK does.
- */
-export function sseFrames(event: Event, functionCallEventId: string | undefined): Event[] {
-  const parts = event.content?.parts ?? [];
-  if (functionCallEventId || Object.keys(event.actions.artifactDelta).length === 0 || parts.length === 0)
-    return [event];
-  const { content: _content, ...actionOnly } = event;
-  return [{ ...event, actions: { ...event.actions, artifactDelta: {} } }, actionOnly];
-}
-
-/**
- * Writes one event's frames. A stored event's last frame carries its id as the SSE `id`, so a client whose
- * stream drops reconnects with `Last-Event-ID` (`GET …/invocations/:invocation/stream`) and gets what
- * followed it; partial events are never stored and carry none.
- */
-export async function writeFrames(
-  stream: SSEStreamingApi,
-  event: Event,
-  functionCallEventId: string | undefined,
-): Promise<void> {
-  const frames = sseFrames(event, functionCallEventId);
-  for (const [i, frame] of frames.entries()) {
-    const id = !event.partial && i === frames.length - 1 ? { id: event.id } : {};
-    await stream.writeSSE({ data: JSON.stringify(frame), ...id });
-  }
-}
-
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
@@ -100,18 +68,5 @@ export const run = new Hono<HonoEnv>()
   .post("/run_sse", async (c) => {
     const body = await readBody(c, RunAgentRequestSchema);
     const turn = await startTurn(c, body);
-    return streamSSE(c, async (stream) => {
-      try {
-        for await (const event of turn) {
-          if (stream.aborted) return; // The client left; the turn carries on without it.
-          await writeFrames(stream, event, body.functionCallEventId);
-        }
-      } catch (error) {
-        // Agent failures arrive as stored error events; this is for what could not be stored (ADK H04).
-        // Caught here: streamSSE's own onError would add a non-JSON `event: error` frame after ours.
-        const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        const details = error instanceof BatonError ? { error_details: { code: error.code } } : {};
-        await stream.writeSSE({ data: JSON.stringify({ error: detail, ...details }) });
-      }
-    });
+    return sseResponse(c, turn, { functionCallEventId: body.functionCallEventId, errorFrames: true });
   });

@@ -1,5 +1,4 @@
 import { type Context, Hono } from "hono";
-import { streamSSE } from "hono/streaming";
 import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
 import { EVAL_SESSION_ID_PREFIX } from "../evals/eval-session.js";
@@ -7,8 +6,8 @@ import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
 import { assertNoAppState, callerOf } from "./caller.js";
 import { readBody } from "./read-body.js";
-import { writeFrames } from "./run.js";
 import { CreateSessionBodySchema, PatchSessionBodySchema } from "./schemas.js";
+import { sseResponse } from "./sse-response.js";
 import type { AppScopedEnv } from "./types.js";
 
 type SessionsContext = Context<AppScopedEnv>;
@@ -75,12 +74,7 @@ export const sessions = new Hono<AppScopedEnv>()
     const after = c.req.header("Last-Event-ID") ?? c.req.query("after");
     const events = await store.followInvocation(keyOf(c.var.app, c.req.param()), invocation, after);
     if (!events) throw new BatonError("not_found", `Invocation not found: ${invocation}`);
-    return streamSSE(c, async (stream) => {
-      for await (const event of events) {
-        if (stream.aborted) return;
-        await writeFrames(stream, event, undefined);
-      }
-    });
+    return sseResponse(c, events, { errorFrames: false });
   })
   .delete("/apps/:app/users/:user/sessions/:session", async (c) => {
     const key = keyOf(c.var.app, c.req.param());

@@ -18,7 +18,9 @@ export async function* jsonLines<T>(
   parse: (value: unknown) => T,
   stop?: () => Promise<void>,
 ): AsyncGenerator<T> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  // Decoded here rather than through a `TextDecoderStream`: one stream per turn, not two piped.
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
   let buffered = "";
   let ended = false;
   try {
@@ -26,7 +28,7 @@ export async function* jsonLines<T>(
       const { done, value } = await reader.read();
       ended = done;
       if (done) return;
-      buffered += value;
+      buffered += decoder.decode(value, { stream: true });
       let newline = buffered.indexOf("\n");
       while (newline >= 0) {
         const text = buffered.slice(0, newline);
@@ -42,7 +44,7 @@ export async function* jsonLines<T>(
 
 /** Ends a stream the reader leaves before its end: by the writer when it can (then drained), else cancelled. */
 async function endEarly(
-  reader: ReadableStreamDefaultReader<string>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
   stop: (() => Promise<void>) | undefined,
 ) {
   const stopped = stop
