@@ -147,6 +147,7 @@ function traceSpan({ name, spanId, parentSpanId, startMs, endMs, given, error }:
  * OpenTelemetry-shaped (32 hex trace id, 16 hex span ids) from the run's id source, times from its clock.
  */
 export class TraceRecorder implements SpanRecorder, SpanSink {
+  readonly recording = true;
   readonly traceId: string;
   /** Ended spans; `finish` makes each a `TraceSpan` (`set` may still add attributes after the end). */
   readonly #ended: RecordedSpan[] = [];
