@@ -52,7 +52,9 @@ export function batonSide(): TwinSide {
     ),
     subAgents: [agent("billing"), agent("faq")],
   });
-  const store = new InMemorySessionStore();
+  // As the anchor's twin: the default store, which keeps no traces (decision 041). BATON_TWIN_TRACES=1 keeps
+  // them, so the runner records every turn's trace as a Worker's does.
+  const store = new InMemorySessionStore({ traces: process.env.BATON_TWIN_TRACES === "1" });
   const services = { log: () => undefined };
   const runner = new Runner({
     app: defineApp({ name: APP, rootAgent: frontDesk }),

@@ -2,7 +2,9 @@
  * The twin bench (issue 29): Baton against Google's ADK for TypeScript on the same growing sessions, each side
  * in its own process, alternating ADK then Baton for `rounds` rounds, so both see the same machine load.
  * Verdicts are ratios from the same round: per-turn median, RSS after 2,000 turns, and each side's cost of a
- * turn on 10,000 events against one on 10 (Baton also with its 50-event history bound).
+ * turn on 10,000 events against one on 10 (Baton also with its 50-event history bound). Baton runs on the
+ * default in-memory store, which keeps no traces, as ADK's runner keeps no spans (decision 041); a third
+ * process per round runs Baton on a store that keeps them, so each turn records its trace as a Worker's does.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -47,8 +49,12 @@ async function bundles(dir: string): Promise<Record<"adk" | "baton", string>> {
   return out;
 }
 
-async function side(file: string): Promise<SideResult> {
-  const { stdout } = await run(process.execPath, ["--expose-gc", file], { maxBuffer: 1 << 20, cwd: ROOT });
+async function side(file: string, env: Record<string, string> = {}): Promise<SideResult> {
+  const { stdout } = await run(process.execPath, ["--expose-gc", file], {
+    maxBuffer: 1 << 20,
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as SideResult;
 }
 
@@ -81,15 +87,19 @@ export async function twinBench(rounds = 3): Promise<void> {
 async function oneRound(round: number, files: Record<"adk" | "baton", string>): Promise<void> {
   const adk = await side(files.adk);
   const baton = await side(files.baton);
-  if (adk.wrongTurns + baton.wrongTurns > 0)
+  const traced = await side(files.baton, { BATON_TWIN_TRACES: "1" });
+  if (adk.wrongTurns + baton.wrongTurns + traced.wrongTurns > 0)
     throw new Error(
-      `Twin round ${round}: turns with the wrong model calls (ADK ${adk.wrongTurns}, Baton ${baton.wrongTurns}).`,
+      `Twin round ${round}: turns with the wrong model calls (ADK ${adk.wrongTurns}, Baton ${baton.wrongTurns}, ` +
+        `Baton keeping traces ${traced.wrongTurns}).`,
     );
   console.log(
     `  round ${round}: per turn Baton/ADK ${ratio(baton.turnMedianUs, adk.turnMedianUs)}; ` +
       `RSS after 2,000 turns Baton/ADK ${ratio(baton.rssAfterTurnsMiB, adk.rssAfterTurnsMiB)} ` +
       `(${baton.rssAfterTurnsMiB.toFixed(0)} vs ${adk.rssAfterTurnsMiB.toFixed(0)} MiB); ` +
       `10,000 vs 10 events: Baton ${growth(baton, "history").toFixed(2)}× unbounded, ` +
-      `${growth(baton, "bounded").toFixed(2)}× bounded to 50, ADK ${growth(adk, "history").toFixed(0)}×`,
+      `${growth(baton, "bounded").toFixed(2)}× bounded to 50, ADK ${growth(adk, "history").toFixed(0)}×; ` +
+      `keeping traces (as a Worker does): per turn ${ratio(traced.turnMedianUs, adk.turnMedianUs)}, ` +
+      `RSS ${traced.rssAfterTurnsMiB.toFixed(0)} MiB`,
   );
 }
