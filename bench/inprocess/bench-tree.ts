@@ -28,9 +28,12 @@ export interface BenchApps {
   unbounded: Runner;
 }
 
-/** One store, two apps over the same tree shape: history bounded to 50 events, and ADK's full history. */
+/**
+ * One store, two apps over the same tree shape: history bounded to 50 events, and ADK's full history.
+ * The store keeps traces, so every turn records and stores its trace, as a Worker's do (decision 041).
+ */
 export function benchApps(): BenchApps {
-  const store = new InMemorySessionStore();
+  const store = new InMemorySessionStore({ traces: true });
   const app = (name: string, bound?: number): App =>
     defineApp({ name, rootAgent: tree(), ...(bound === undefined ? {} : { maxHistoryEvents: bound }) });
   return {

@@ -1,6 +1,7 @@
 import { asAgentError, BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { SHARED_SCOPES, type SharedScope } from "../core/state.js";
+import { NO_ATTRIBUTES } from "../core/trace.js";
 import type { AgentNode, TransferPolicy } from "../router/agent-node.js";
 import { findAgent } from "../router/agent-tree.js";
 import { CallbackContext } from "./callback-context.js";
@@ -72,7 +73,8 @@ export abstract class BaseAgent implements AgentNode<BaseAgent> {
    */
   async *runAsync(parent: InvocationContext): AsyncGenerator<Event> {
     const ctx = parent.forAgent(this);
-    ctx.span = ctx.recorder.start(`invoke_agent ${this.name}`, agentSpanAttributes(ctx, this), parent.span);
+    const attributes = ctx.recorder.recording ? agentSpanAttributes(ctx, this) : NO_ATTRIBUTES;
+    ctx.span = ctx.recorder.start(`invoke_agent ${this.name}`, attributes, parent.span);
     try {
       // Without callbacks no generator is made for them: each one a turn's events pass costs microtasks.
       if (this.beforeAgent !== undefined) {

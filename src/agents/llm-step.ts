@@ -3,7 +3,7 @@ import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../core/llm.js";
-import { ATTR, type OpenSpan } from "../core/trace.js";
+import { ATTR, NO_ATTRIBUTES, type OpenSpan } from "../core/trace.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { CallbackContext } from "./callback-context.js";
 import { firstResult } from "./callbacks.js";
@@ -59,7 +59,7 @@ async function modelResponses(
   const started = services.clock.now();
   // The model's own time: the span also covers storing the events the step yields.
   const record = (response: LlmResponse) => {
-    if (response.partial) return;
+    if (response.partial || !ctx.recorder.recording) return;
     const attributes = modelResponseAttributes(response);
     attributes[ATTR.modelMs] = services.clock.now() - started;
     span.set(attributes);
@@ -195,7 +195,7 @@ export async function* runLlmStep(agent: LlmAgent, ctx: InvocationContext): Asyn
   };
   const span = ctx.recorder.start(
     "call_llm",
-    modelSpanAttributes(ctx, agent.resolvedModel, eventId, request),
+    ctx.recorder.recording ? modelSpanAttributes(ctx, agent.resolvedModel, eventId, request) : NO_ATTRIBUTES,
     ctx.span,
   );
   try {

@@ -1,7 +1,7 @@
 import type { FunctionCall, Part } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import type { Event, EventActions } from "../core/event.js";
-import { ATTR, type OpenSpan } from "../core/trace.js";
+import { ATTR, NO_ATTRIBUTES, type OpenSpan } from "../core/trace.js";
 import type { AgentNode } from "../router/agent-node.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { ToolContext } from "./callback-context.js";
@@ -65,10 +65,12 @@ export async function runToolCall(
   callbacks: ToolCallbacks,
   confirmations?: ReadonlyMap<string, ToolConfirmation>,
 ): Promise<CallOutcome> {
-  const attributes = toolSpanAttributes(ctx, call.name, call.id, call.args);
+  const { recording } = ctx.recorder;
+  const attributes = recording ? toolSpanAttributes(ctx, call.name, call.id, call.args) : NO_ATTRIBUTES;
   const span = ctx.recorder.start(`execute_tool ${call.name}`, attributes, ctx.span);
   try {
     const outcome = await lifecycle(ctx, agent, call, tools, callbacks, confirmations, span);
+    if (!recording) return { ...outcome, span };
     const transfer = outcome.ctx.actions.transferToAgent;
     span.end({
       [ATTR.toolResponse]: JSON.stringify(

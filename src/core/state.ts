@@ -24,6 +24,8 @@ export interface ScopedDelta {
 
 /** Splits a state delta by scope, the way ADK stores it. */
 export function splitStateDelta(delta: StateMap): ScopedDelta {
+  // Most events write no state: four new empty maps, without the entry lists (callers may write to them).
+  if (!hasKeys(delta)) return { app: {}, user: {}, session: {}, temp: {} };
   // Built from entries (defined, never assigned), so no key can reach a prototype.
   const out: Record<keyof ScopedDelta, [string, unknown][]> = { app: [], user: [], session: [], temp: [] };
   for (const [key, value] of Object.entries(delta)) {

@@ -53,12 +53,20 @@ export interface OpenSpan {
 
 /** Where agents record spans; the runner's recorder implements it, `NO_TRACE` records nothing. */
 export interface SpanRecorder {
+  /**
+   * Whether spans are kept: when `false` (`NO_TRACE`, a turn whose trace nobody keeps) a caller skips
+   * building attributes that cost something (a logged model request, a tool's arguments as JSON).
+   */
+  readonly recording: boolean;
   /** `startMs` backdates the span (work whose start is only known afterwards); default: now. */
   start(name: string, attributes: SpanAttributes, parent?: OpenSpan, startMs?: number): OpenSpan;
 }
 
 const closed: OpenSpan = { spanId: "", set: () => undefined, end: () => undefined };
-export const NO_TRACE: SpanRecorder = { start: () => closed };
+export const NO_TRACE: SpanRecorder = { recording: false, start: () => closed };
+
+/** What a span that records nothing is given: one shared, empty map. */
+export const NO_ATTRIBUTES: SpanAttributes = Object.freeze({});
 
 /** The attribute names ADK writes and its dev UI reads (OpenTelemetry GenAI conventions plus ADK's own). */
 export const ATTR = {

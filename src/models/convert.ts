@@ -32,18 +32,20 @@ type ToolPart = Extract<LanguageModelV3Message, { role: "tool" }>["content"][num
  */
 class CallIds {
   private count = 0;
-  private readonly pending = new Map<string, string[]>();
+  /** Made at the first id-less call: most histories carry ids, and a prompt is built on every model call. */
+  private pending: Map<string, string[]> | undefined;
 
   forCall(id: string | undefined, name: string): string {
     if (id) return id;
     const minted = `call_${++this.count}`;
+    this.pending ??= new Map();
     this.pending.set(name, [...(this.pending.get(name) ?? []), minted]);
     return minted;
   }
 
   forResponse(id: string | undefined, name: string): string {
     if (id) return id;
-    return this.pending.get(name)?.shift() ?? `call_${++this.count}`;
+    return this.pending?.get(name)?.shift() ?? `call_${++this.count}`;
   }
 }
 

@@ -27,7 +27,10 @@ export interface RunnerOptions {
    * class has no model port by default, the `Runner` of the `baton` entry adds the AI SDK's.
    */
   services?: Partial<RunServices>;
-  /** Called with each turn's trace once it is stored (the Worker exports it over OTLP from here). */
+  /**
+   * Called with each turn's trace once it is stored (the Worker exports it over OTLP from here). A turn is
+   * traced when this is given or its store keeps traces (`listTraces`); otherwise no span is built.
+   */
   onTrace?: (trace: TurnTrace) => void;
 }
 
@@ -45,6 +48,8 @@ export class Runner {
   private readonly store: SessionStore;
   private readonly services: RunServices;
   private readonly onTrace: ((trace: TurnTrace) => void) | undefined;
+  /** Whether anyone reads a turn's trace: a store that keeps traces, or `onTrace` (decision 041). */
+  private readonly tracing: boolean;
 
   constructor(options: RunnerOptions) {
     this.app = options.app;
@@ -52,6 +57,7 @@ export class Runner {
     const reminders = options.services?.reminders ?? options.sessionStore.reminders;
     this.services = { ...systemServices(), ...options.services, ...(reminders ? { reminders } : {}) };
     this.onTrace = options.onTrace;
+    this.tracing = options.onTrace !== undefined || options.sessionStore.listTraces !== undefined;
   }
 
   /** Runs one invocation and yields its events. Session and busy errors are thrown before any event. */
@@ -114,13 +120,18 @@ export class Runner {
     );
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
     const turnEvent = stored ?? userEvent;
-    const recorder = new TraceRecorder(turnEvent.invocationId, this.services.clock, this.services.ids);
-    const attributes = invocationSpanAttributes(this.app.name, key, turnEvent.invocationId);
+    const trace = this.tracing ? this.startTrace(key, turnEvent, resumed, startedAt) : undefined;
+    return { key, lease, leaseTtlMs, session, userEvent: turnEvent, request, resumed, trace };
+  }
+
+  /** The turn's recorder, its root span, and what it writes to storage (the root span's attributes). */
+  private startTrace(key: SessionKey, userEvent: Event, resumed: boolean, startedAt: number): TurnTracing {
+    const recorder = new TraceRecorder(userEvent.invocationId, this.services.clock, this.services.ids);
+    const attributes = invocationSpanAttributes(this.app.name, key, userEvent.invocationId);
     const root = recorder.start("invocation", attributes, undefined, startedAt);
     const cost = new StorageCost();
     if (!resumed) cost.add(userEvent);
-    const trace = { recorder, root, cost };
-    return { key, lease, leaseTtlMs, session, userEvent: turnEvent, request, resumed, trace };
+    return { recorder, root, cost };
   }
 
   /** The turn's events; `begun` is the turn itself (`start`) or how to begin it at the first `next()` (`run`). */
@@ -150,12 +161,14 @@ export class Runner {
         },
         services: this.services,
       });
-      ctx.recorder = trace.recorder;
-      ctx.span = trace.root;
+      if (trace) {
+        ctx.recorder = trace.recorder;
+        ctx.span = trace.root;
+      }
       const persist = async (event: Event): Promise<Event> => {
         applyTemp(session.state, event.actions.stateDelta);
         const stored = await this.store.appendEvent(key, stamp(event), { lease });
-        trace.cost.add(stored);
+        trace?.cost.add(stored);
         session.events.push(stored);
         Object.assign(session.state, stored.actions.stateDelta);
         return stored;
@@ -200,10 +213,12 @@ export class Runner {
       }
     } finally {
       stopHeartbeat();
-      trace.root.end(trace.cost.attributes());
-      const finished = trace.recorder.finish();
-      await this.store.endTurn(key, lease, finished);
-      this.onTrace?.(finished);
+      if (trace) {
+        trace.root.end(trace.cost.attributes());
+        const finished = trace.recorder.finish();
+        await this.store.endTurn(key, lease, finished);
+        this.onTrace?.(finished);
+      } else await this.store.endTurn(key, lease);
     }
   }
 
@@ -241,8 +256,15 @@ interface Turn {
   session: Session;
   userEvent: Event;
   request: RunRequest;
-  trace: { recorder: TraceRecorder; root: OpenSpan; cost: StorageCost };
+  /** Absent when nobody reads the turn's trace. */
+  trace: TurnTracing | undefined;
   resumed: boolean;
+}
+
+interface TurnTracing {
+  recorder: TraceRecorder;
+  root: OpenSpan;
+  cost: StorageCost;
 }
 
 /** A resumed invocation whose last stored event is a final response (not an error) has nothing left to run. */

@@ -47,6 +47,12 @@ export interface InMemorySessionStoreOptions {
    * there is no queue (`directPush` from `@baton-agents/core` delivers them with bounded retries).
    */
   onPush?: (notice: PushNotice) => void;
+  /**
+   * Keep each turn's trace (the last 50 turns of a session), for `listTraces` and the dev UI's trace view.
+   * Off by default (decision 041): a Node process keeps only sessions, as ADK's in-memory session service
+   * does, and a runner on a store that keeps no traces records none. A Durable Object store always keeps them.
+   */
+  traces?: boolean;
 }
 
 interface StoredSession {
@@ -100,12 +106,15 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   /** (app, user) → session id → session, in creation order. */
   readonly #sessions = new Map<string, Map<string, StoredSession>>();
   readonly #tasks: InMemoryTasks;
+  /** The stored traces of a session, copied; only on a store made with `traces: true`. */
+  readonly listTraces?: (key: SessionKey) => Promise<TurnTrace[]>;
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.#clock = options.clock ?? { now: () => Date.now() };
     this.#ids = options.ids ?? { uuid: () => crypto.randomUUID() };
     this.#leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
     this.#tasks = new InMemoryTasks(options.onPush);
+    if (options.traces) this.listTraces = async (key) => this.#traces(key);
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
@@ -235,7 +244,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     const running = stored?.signals.running;
     if (running?.lease === lease) stored?.feeds.end(running.invocationId);
     stored?.signals.ended(lease);
-    if (stored && trace) {
+    if (stored && trace && this.listTraces) {
       // Kept as given: the runner is done with it. Reads hand out copies, so nothing reaches the stored one.
       stored.traces.push(trace);
       stored.traces.splice(0, Math.max(0, stored.traces.length - TRACE_LIMITS.turnsPerSession));
@@ -289,7 +298,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     return jsonLines(stream, (value) => EventSchema.parse(value));
   }
 
-  async listTraces(key: SessionKey): Promise<TurnTrace[]> {
+  #traces(key: SessionKey): TurnTrace[] {
     // Copied and measured at read time (the dev UI's), off the turn's path: the size a serialising store reports.
     return (this.#find(key)?.traces ?? []).map((trace) => {
       const json = JSON.stringify(trace);

@@ -10,7 +10,7 @@ import { testServices } from "../support/run-helpers.js";
 /** Stores one traced turn for (u1, s1) and one for (u2, s1): the dev UI names the session alone. */
 async function api() {
   const services = testServices();
-  const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+  const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids, traces: true });
   const app = defineApp({ name: "shop", rootAgent: new LlmAgent({ name: "desk", model: "demo:" }) });
   const http = createAdkApi(() => ({ apps: new Map([[app.name, app]]), sessionStore: store, services }));
   for (const userId of ["u1", "u2"]) {

@@ -17,7 +17,7 @@ const says = (name: string, text: string) => new LlmAgent({ name, model: scripte
 
 /** The one stored trace of a harness's single turn, and its spans by name. */
 async function traceOf(h: Awaited<ReturnType<typeof harness>>) {
-  const traces = (await h.store.listTraces(h.key)) satisfies TurnTrace[];
+  const traces = (await h.traces()) satisfies TurnTrace[];
   expect(traces).toHaveLength(1);
   const spans = traces[0]?.spans ?? [];
   const named = (name: string): TraceSpan[] => spans.filter((s) => s.name === name);

@@ -2,18 +2,31 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
-import { createEvent } from "../../../src/core/event.js";
+import { createEvent, type Event } from "../../../src/core/event.js";
 import { TRACE_LIMITS, type TraceSpan, type TurnTrace, withStoredSize } from "../../../src/core/trace.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { Runner } from "../../../src/runner/runner.js";
 import { InMemorySessionStore } from "../../../src/session/in-memory-store.js";
+import { tracesOf } from "../support/harness.js";
 import { collect, testServices, text } from "../support/run-helpers.js";
 import { scriptedModel } from "../support/scripted-model.js";
 
 /** front → (a 503 first, then) transfer to `stock`, which calls its tool and answers. */
 async function tracedTurn() {
+  const turn = await inventoryTurn({ traces: true, onTrace: true });
+  const [trace] = await tracesOf(turn.store, { appName: "inventory", userId: "u", sessionId: "t1" });
+  if (!trace) throw new Error("no trace stored");
+  const named = (name: string): TraceSpan[] => trace.spans.filter((s) => s.name === name);
+  return { ...turn, trace, named };
+}
+
+async function inventoryTurn(options: { traces: boolean; onTrace: boolean }) {
   const services = testServices();
-  const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+  const store = new InMemorySessionStore({
+    clock: services.clock,
+    ids: services.ids,
+    traces: options.traces,
+  });
   const count = functionTool({
     name: "count_stock",
     description: "Counts items",
@@ -39,14 +52,49 @@ async function tracedTurn() {
   });
   const app = defineApp({ name: "inventory", rootAgent: front });
   const exported: TurnTrace[] = [];
-  const runner = new Runner({ app, sessionStore: store, services, onTrace: (t) => exported.push(t) });
+  // What the runner hands the store at the turn's end: the trace it built, if it built one.
+  const handed: (TurnTrace | undefined)[] = [];
+  const endTurn = store.endTurn.bind(store);
+  store.endTurn = (key, lease, trace) => {
+    handed.push(trace);
+    return endTurn(key, lease, trace);
+  };
+  const onTrace = options.onTrace ? (t: TurnTrace) => exported.push(t) : undefined;
+  const runner = new Runner({ app, sessionStore: store, services, ...(onTrace ? { onTrace } : {}) });
   await store.createSession({ appName: "inventory", userId: "u", sessionId: "t1" });
   const events = await collect(runner, { userId: "u", sessionId: "t1", newMessage: text("how many A1?") });
-  const [trace] = await store.listTraces({ appName: "inventory", userId: "u", sessionId: "t1" });
-  if (!trace) throw new Error("no trace stored");
-  const named = (name: string): TraceSpan[] => trace.spans.filter((s) => s.name === name);
-  return { trace, events, exported, named, store };
+  return { events, exported, store, handed };
 }
+
+/** What a turn stored, without ids and times (a traced turn draws ids for its trace from the same source). */
+const stored = (events: Event[]) =>
+  events.map((e) => ({ author: e.author, content: e.content, errorCode: e.errorCode, actions: e.actions }));
+
+describe("a turn whose trace nobody reads (decision 041)", () => {
+  it("records none on the default in-memory store, and stores what a traced turn stores", async () => {
+    const traced = await inventoryTurn({ traces: true, onTrace: true });
+    const untraced = await inventoryTurn({ traces: false, onTrace: false });
+    expect(untraced.store.listTraces).toBeUndefined();
+    expect(untraced.exported).toEqual([]);
+    expect(untraced.handed).toEqual([undefined]); // no trace was built
+    expect(traced.handed).toHaveLength(1);
+    expect(traced.handed[0]?.spans.length).toBeGreaterThan(3);
+    expect(untraced.events.length).toBeGreaterThan(3);
+    expect(stored(untraced.events)).toEqual(stored(traced.events));
+  });
+
+  it("is recorded for onTrace alone, and kept only by a store made with traces: true", async () => {
+    const exportedOnly = await inventoryTurn({ traces: false, onTrace: true });
+    expect(exportedOnly.exported).toHaveLength(1);
+    expect(exportedOnly.exported[0]?.spans.map((s) => s.name)).toContain("call_llm");
+    expect(exportedOnly.store.listTraces).toBeUndefined();
+    const keptOnly = await inventoryTurn({ traces: true, onTrace: false });
+    const key = { appName: "inventory", userId: "u", sessionId: "t1" };
+    expect((await tracesOf(keptOnly.store, key))[0]?.spans.map((s) => s.name)).toContain(
+      "execute_tool count_stock",
+    );
+  });
+});
 
 describe("each turn's trace", () => {
   it("records one span per invocation, agent run, model call and tool call, nested as they ran", async () => {
@@ -100,7 +148,7 @@ describe("each turn's trace", () => {
 
   it("keeps a long history's model request to the clip's length, naming how many contents it had", async () => {
     const services = testServices();
-    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids, traces: true });
     const agent = new LlmAgent({ name: "solo", model: scriptedModel([{ text: "ok" }], "m-1") });
     const runner = new Runner({
       app: defineApp({ name: "long", rootAgent: agent }),
@@ -114,7 +162,7 @@ describe("each turn's trace", () => {
     const key = { appName: "long", userId: "u", sessionId: "long-1" };
     await store.createSession({ ...key, events });
     await collect(runner, { userId: "u", sessionId: "long-1", newMessage: text("and now?") });
-    const [trace] = await store.listTraces(key);
+    const [trace] = await tracesOf(store, key);
     const logged = String(
       trace?.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"],
     );
@@ -125,7 +173,7 @@ describe("each turn's trace", () => {
     expect(logged.endsWith(`… (301 contents; clipped at ${TRACE_LIMITS.attributeChars} chars)`)).toBe(true);
     // The next turn's request starts with the same contents: the same text, its own count at the end.
     await collect(runner, { userId: "u", sessionId: "long-1", newMessage: text("and then?") });
-    const [, second] = await store.listTraces(key);
+    const [, second] = await tracesOf(store, key);
     const next = String(
       second?.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"],
     );
@@ -136,7 +184,7 @@ describe("each turn's trace", () => {
 
   it("logs each turn's own instruction when the agent's instruction reads state that changed", async () => {
     const services = testServices();
-    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids, traces: true });
     const agent = new LlmAgent({
       name: "tutor",
       model: scriptedModel([{ text: "one" }, { text: "two" }], "m-2"),
@@ -156,7 +204,7 @@ describe("each turn's trace", () => {
       newMessage: text("harder"),
       stateDelta: { level: "expert" },
     });
-    const logged = (await store.listTraces(key)).map((t) =>
+    const logged = (await tracesOf(store, key)).map((t) =>
       String(t.spans.find((s) => s.name === "call_llm")?.attributes["gcp.vertex.agent.llm_request"]),
     );
     expect(logged).toHaveLength(2);
@@ -200,7 +248,7 @@ describe("each turn's trace", () => {
 
   it("marks a failed model call and agent run as errors, and still stores the trace", async () => {
     const services = testServices();
-    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });
+    const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids, traces: true });
     const broken = new LlmAgent({ name: "broken", model: scriptedModel([{ fail: 400 }]) });
     const runner = new Runner({
       app: defineApp({ name: "b", rootAgent: broken }),
@@ -210,7 +258,7 @@ describe("each turn's trace", () => {
     const key = { appName: "b", userId: "u", sessionId: "x" };
     await store.createSession(key);
     await collect(runner, { userId: "u", sessionId: "x", newMessage: text("hi") });
-    const [trace] = await store.listTraces(key);
+    const [trace] = await tracesOf(store, key);
     expect(trace?.spans.find((s) => s.name === "call_llm")?.error).toMatch(/400/);
     expect(trace?.spans.find((s) => s.name === "invoke_agent broken")?.error).toBeDefined();
   });

@@ -7,7 +7,11 @@ const LEASE_TTL_MS = 60_000;
 
 describeSessionStoreContract("InMemorySessionStore", () => {
   let now = 1_767_225_600_000;
-  const store = new InMemorySessionStore({ clock: { now: () => now }, leaseTtlMs: LEASE_TTL_MS });
+  const store = new InMemorySessionStore({
+    clock: { now: () => now },
+    leaseTtlMs: LEASE_TTL_MS,
+    traces: true,
+  });
   return {
     store,
     leaseTtlMs: LEASE_TTL_MS,
