@@ -7,6 +7,8 @@ export type BenchEnv = BatonWorkerEnv & { OPENAI_COMPATIBLE_BASE_URL: string };
 export const AGENT_NAME = "assistant";
 export const BOUNDED_APP = "bounded";
 export const UNBOUNDED_APP = "unbounded";
+/** The bounded app again, on the hand-written `bare:` model instead of the AI SDK's (`bare-model.ts`). */
+export const BARE_APP = "bare";
 /** The bounded app's `maxHistoryEvents`; the baseline reads the same window. */
 export const HISTORY_BOUND = 50;
 

@@ -3,7 +3,7 @@
  * 10,000-event session against a 10-event one, with the history bound on and off, plus the streamed turn.
  * Compared cases run in the same interleaved rounds.
  */
-import { BOUNDED_APP, HISTORY_BOUND, UNBOUNDED_APP } from "./bench-env.js";
+import { BARE_APP, BOUNDED_APP, HISTORY_BOUND, UNBOUNDED_APP } from "./bench-env.js";
 import type { BenchClient, BenchSession } from "./client.js";
 import type { FakeModel } from "./fake-model.js";
 import { interleaved, ms, pairedRatio, roundRobin, verdict } from "./rounds.js";
@@ -43,6 +43,7 @@ export async function latencyBench(
   const batonSmall = await sessions(client, BOUNDED_APP, "a-baton", SMALL, POOL);
   const baseSmall = await sessions(client, BOUNDED_APP, "a-base", SMALL, POOL);
   const sseSmall = await sessions(client, BOUNDED_APP, "a-sse", SMALL, POOL);
+  const bareSmall = await sessions(client, BARE_APP, "a-bare", SMALL, POOL);
   const [batonLarge, baseLarge] = await sessions(client, BOUNDED_APP, "a-large", LARGE, 2);
   const unboundedSmall = await sessions(client, UNBOUNDED_APP, "b-small", SMALL, POOL);
   const [unboundedLarge] = await sessions(client, UNBOUNDED_APP, "b-large", LARGE, 1);
@@ -57,17 +58,19 @@ export async function latencyBench(
   const pick = {
     batonSmall: roundRobin(batonSmall),
     sseSmall: roundRobin(sseSmall),
+    bareSmall: roundRobin(bareSmall),
     baseSmall: roundRobin(baseSmall),
     unboundedSmall: roundRobin(unboundedSmall),
   };
   // The fast cases, many rounds: the streamed turn and the bounded half of (b), with a baseline to compare.
-  const [batonS, baseS, batonL, baseL, sseS] = await interleaved(
+  const [batonS, baseS, batonL, baseL, sseS, bareS] = await interleaved(
     [
       { label: "Baton, bounded, 10", turn: () => client.batonTurn(pick.batonSmall()) },
       { label: "baseline, bounded, 10", turn: () => client.baselineTurn(pick.baseSmall()) },
       { label: "Baton, bounded, 10k", turn: () => client.batonTurn(batonLarge) },
       { label: "baseline, bounded, 10k", turn: () => client.baselineTurn(baseLarge) },
       { label: "Baton streamed, bounded, 10", turn: () => client.batonSseTurn(pick.sseSmall()) },
+      { label: "Baton on the bare model, bounded, 10", turn: () => client.batonTurn(pick.bareSmall()) },
     ],
     options.fast,
   );
@@ -79,7 +82,7 @@ export async function latencyBench(
     ],
     options.slow,
   );
-  if (!batonS || !baseS || !batonL || !baseL || !sseS || !unboundedS || !unboundedL)
+  if (!batonS || !baseS || !batonL || !baseL || !sseS || !bareS || !unboundedS || !unboundedL)
     throw new Error("a case was not measured");
   const row = (label: string, a: number[], b: number[], target?: number) => {
     const r = pairedRatio(a, b);
@@ -95,6 +98,8 @@ export async function latencyBench(
   // Targets: the unbounded pair ≤ 5× is issue 12's; (b) bounded ≤ 3× is the bench's first.
   console.log(row("    (a) in these mixed rounds, for comparison", batonS, baseS));
   console.log(row("    the same streamed (/run_sse), 10-event sessions", sseS, baseS));
+  // What the AI SDK's client costs: the same turn on a hand-written chat-completions model (`bare-model.ts`).
+  console.log(row("    the same on the bare model (no AI SDK client)", bareS, baseS));
   console.log(row(`    the same on 10,000-event sessions (both read ${HISTORY_BOUND})`, batonL, baseL));
   console.log(row(`(b) 10,000 vs 10 events, history bounded to ${HISTORY_BOUND}`, batonL, batonS, 3));
   console.log(row("    10,000 vs 10 events, bound off (unbounded)", unboundedL, unboundedS, 5));

@@ -6,21 +6,30 @@ import { LlmAgent } from "../../src/agents/llm-agent.js";
 import { createWorker } from "../../src/handlers/create-worker.js";
 import { openaiCompatible } from "../../src/models/openai-compatible-provider.js";
 import { defineApp } from "../../src/runner/app.js";
+import { bareModels } from "./bare-model.js";
 import { baselineTurn } from "./baseline.js";
-import { AGENT_NAME, type BenchEnv, BOUNDED_APP, HISTORY_BOUND, UNBOUNDED_APP } from "./bench-env.js";
+import {
+  AGENT_NAME,
+  BARE_APP,
+  type BenchEnv,
+  BOUNDED_APP,
+  HISTORY_BOUND,
+  UNBOUNDED_APP,
+} from "./bench-env.js";
 import { seedSession } from "./seed.js";
 
 export { AppObject, UserObject } from "../../src/cloudflare.js";
 export { SeedableSessionObject as SessionObject } from "./seed.js";
 
-const agent = () => new LlmAgent({ name: AGENT_NAME, model: "openai-compatible:bench" });
+const agent = (model = "openai-compatible:bench") => new LlmAgent({ name: AGENT_NAME, model });
 
 const baton = createWorker({
   apps: [
     defineApp({ name: BOUNDED_APP, rootAgent: agent(), maxHistoryEvents: HISTORY_BOUND }),
     defineApp({ name: UNBOUNDED_APP, rootAgent: agent() }),
+    defineApp({ name: BARE_APP, rootAgent: agent("bare:bench"), maxHistoryEvents: HISTORY_BOUND }),
   ],
-  models: [openaiCompatible()],
+  models: [openaiCompatible(), bareModels()],
 });
 
 export default {
