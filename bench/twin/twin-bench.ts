@@ -94,7 +94,8 @@ async function oneRound(round: number, files: Record<"adk" | "baton", string>): 
         `Baton keeping traces ${traced.wrongTurns}).`,
     );
   console.log(
-    `  round ${round}: per turn Baton/ADK ${ratio(baton.turnMedianUs, adk.turnMedianUs)}; ` +
+    `  round ${round}: per turn Baton/ADK ${ratio(baton.turnMedianUs, adk.turnMedianUs)} ` +
+      `(${baton.turnMedianUs.toFixed(0)} vs ${adk.turnMedianUs.toFixed(0)} µs); ` +
       `RSS after 2,000 turns Baton/ADK ${ratio(baton.rssAfterTurnsMiB, adk.rssAfterTurnsMiB)} ` +
       `(${baton.rssAfterTurnsMiB.toFixed(0)} vs ${adk.rssAfterTurnsMiB.toFixed(0)} MiB); ` +
       `10,000 vs 10 events: Baton ${growth(baton, "history").toFixed(2)}× unbounded, ` +
