@@ -5,20 +5,12 @@
  */
 import type { LanguageModelV3, LanguageModelV3Message } from "@ai-sdk/provider";
 import type { ModelProvider } from "../../src/models/model-provider.js";
+import { answerOf } from "./baseline.js";
 
 const textOf = (message: LanguageModelV3Message): string =>
   typeof message.content === "string"
     ? message.content
     : message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-
-/** The answer text of a chat completion, read defensively, as the baseline reads it. */
-function answerOf(json: unknown): string {
-  if (typeof json !== "object" || json === null || !("choices" in json) || !Array.isArray(json.choices))
-    return "";
-  const message: unknown = json.choices[0]?.message;
-  if (typeof message !== "object" || message === null || !("content" in message)) return "";
-  return typeof message.content === "string" ? message.content : "";
-}
 
 function bareModel(modelId: string, baseUrl: string): LanguageModelV3 {
   return {

@@ -28,7 +28,7 @@ const isBaselineRequest = (v: unknown): v is BaselineRequest =>
 const textOf = (e: Event): string => (e.content?.parts ?? []).map((p) => p.text ?? "").join("");
 
 /** The answer text of a chat completion, read defensively (no schema library on this path). */
-function answerOf(json: unknown): string {
+export function answerOf(json: unknown): string {
   if (typeof json !== "object" || json === null || !("choices" in json) || !Array.isArray(json.choices))
     return "";
   const message: unknown = json.choices[0]?.message;
