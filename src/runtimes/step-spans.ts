@@ -25,6 +25,7 @@ export class StepSpans {
   /** Records the step; the first of `events` (its model event) is the one the span names. */
   record(step: RuntimeStep, events: readonly Event[]): void {
     const { ctx } = this;
+    if (!ctx.recorder.recording) return; // nobody reads the trace (decision 041): nothing to build
     const attributes: SpanAttributes = {
       ...modelSpanAttributes(ctx, undefined, events[0]?.id ?? "", this.request),
       [ATTR.system]: this.runtimeKind,
