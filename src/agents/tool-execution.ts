@@ -70,14 +70,15 @@ export async function runToolCall(
   const span = ctx.recorder.start(`execute_tool ${call.name}`, attributes, ctx.span);
   try {
     const outcome = await lifecycle(ctx, agent, call, tools, callbacks, confirmations, span);
-    if (!recording) return { ...outcome, span };
-    const transfer = outcome.ctx.actions.transferToAgent;
-    span.end({
-      [ATTR.toolResponse]: JSON.stringify(
-        outcome.part?.functionResponse?.response ?? "pending (long-running)",
-      ),
-      ...(transfer ? { [ATTR.transferTo]: transfer } : {}),
-    });
+    if (recording) {
+      const transfer = outcome.ctx.actions.transferToAgent;
+      span.end({
+        [ATTR.toolResponse]: JSON.stringify(
+          outcome.part?.functionResponse?.response ?? "pending (long-running)",
+        ),
+        ...(transfer ? { [ATTR.transferTo]: transfer } : {}),
+      });
+    }
     return { ...outcome, span };
   } catch (error) {
     span.end({}, error);

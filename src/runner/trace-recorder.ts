@@ -76,21 +76,6 @@ function sizeBound(trace: TurnTrace): number {
   return bytes;
 }
 
-/**
- * `spans` sorted by start time, in place and stable. An insertion sort: a turn's spans end nearly in start
- * order (a child before its parent), and `Array.prototype.sort` allocated a workspace on every turn.
- */
-function inStartOrder(spans: TraceSpan[]): TraceSpan[] {
-  for (let i = 1; i < spans.length; i++) {
-    const span = spans[i] as TraceSpan; // SAFETY: i < spans.length
-    let j = i - 1;
-    for (; j >= 0 && (spans[j] as TraceSpan).startMs > span.startMs; j--)
-      spans[j + 1] = spans[j] as TraceSpan;
-    spans[j + 1] = span;
-  }
-  return spans;
-}
-
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Where an ended span goes: the recorder's list, or its count of dropped spans past `TRACE_LIMITS.spans`. */
@@ -188,7 +173,7 @@ export class TraceRecorder implements SpanRecorder, SpanSink {
 
   /** The spans in start order, within `TRACE_LIMITS`. The recorder records nothing more afterwards. */
   finish(): TurnTrace {
-    const spans = inStartOrder(this.#ended.map(traceSpan));
+    const spans = this.#ended.map(traceSpan).sort((a, b) => a.startMs - b.startMs);
     const trace: TurnTrace = { traceId: this.traceId, invocationId: this.invocationId, spans };
     if (this.#dropped > 0) this.#markTruncated(trace, `${this.#dropped} spans dropped`);
     // Serialised to be measured only when a cheap bound says it may not fit (the store serialises it anyway).
