@@ -19,15 +19,40 @@ export function persistedEvent(event: Event): Event {
 /** One frozen empty map for every stored event that writes nothing there (most write no state at all). */
 const EMPTY: Record<string, never> = Object.freeze({});
 
+/** The actions of an event that does nothing but speak (most events), shared by every such stored event. */
+const NO_ACTIONS: Event["actions"] = Object.freeze({
+  stateDelta: EMPTY,
+  artifactDelta: EMPTY,
+  requestedAuthConfigs: EMPTY,
+  requestedToolConfirmations: EMPTY,
+});
+
+/** How many own enumerable keys `value` has, counted without making a list. */
+function keyCount(value: object): number {
+  let count = 0;
+  for (const _ in value) count++;
+  return count;
+}
+
 /**
  * `stored` (a fresh `persistedEvent`, not yet frozen) with its empty action maps replaced by one shared
- * frozen map: four fewer objects kept per event by a store that keeps events in memory. The JSON is the same.
+ * frozen map, and its actions by one shared object when they are only those four empty maps: up to five
+ * fewer objects kept per event by a store that keeps events in memory. The JSON is the same.
  */
 export function sharingEmptyMaps(stored: Event): Event {
   const { actions } = stored;
-  if (!hasKeys(actions.stateDelta)) actions.stateDelta = EMPTY;
-  if (!hasKeys(actions.artifactDelta)) actions.artifactDelta = EMPTY;
-  if (!hasKeys(actions.requestedAuthConfigs)) actions.requestedAuthConfigs = EMPTY;
-  if (!hasKeys(actions.requestedToolConfirmations)) actions.requestedToolConfirmations = EMPTY;
+  actions.stateDelta = orEmpty(actions.stateDelta);
+  actions.artifactDelta = orEmpty(actions.artifactDelta);
+  actions.requestedAuthConfigs = orEmpty(actions.requestedAuthConfigs);
+  actions.requestedToolConfirmations = orEmpty(actions.requestedToolConfirmations);
+  const onlyEmptyMaps =
+    keyCount(actions) === 4 &&
+    actions.stateDelta === EMPTY &&
+    actions.artifactDelta === EMPTY &&
+    actions.requestedAuthConfigs === EMPTY &&
+    actions.requestedToolConfirmations === EMPTY;
+  if (onlyEmptyMaps) stored.actions = NO_ACTIONS;
   return stored;
 }
+
+const orEmpty = <T extends Record<string, unknown>>(map: T): T => (hasKeys(map) ? map : (EMPTY as T)); // SAFETY: an empty map of any value type.

@@ -62,6 +62,31 @@ describe("InMemorySessionStore", () => {
     expect(first?.state).not.toBe(second?.state);
   });
 
+  it("keeps one shared actions object for events that only speak, and its own for any that acts", async () => {
+    const store = new InMemorySessionStore();
+    await store.createSession(key);
+    const first = await store.appendEvent(key, userEvent);
+    const second = await store.appendEvent(key, { ...userEvent, id: "ev-2" });
+    const acting = await store.appendEvent(key, {
+      ...userEvent,
+      id: "ev-3",
+      actions: { ...userEvent.actions, transferToAgent: "billing" },
+    });
+    const writing = await store.appendEvent(key, {
+      ...userEvent,
+      id: "ev-4",
+      actions: { ...userEvent.actions, stateDelta: { k: 1 } },
+    });
+    expect(second.actions).toBe(first.actions);
+    expect(acting.actions).not.toBe(first.actions);
+    expect(writing.actions).not.toBe(first.actions);
+    expect(acting.actions).toEqual({ ...userEvent.actions, transferToAgent: "billing" });
+    expect(writing.actions.stateDelta).toEqual({ k: 1 });
+    expect(JSON.parse(JSON.stringify(first))).toEqual(userEvent);
+    const read = await store.getSession(key);
+    expect(read?.state).toEqual({ k: 1 });
+  });
+
   it("freezes the initial state's values, copied from the caller's, who can still change their own", async () => {
     const store = new InMemorySessionStore();
     const initial = { list: [1] };
