@@ -30,16 +30,22 @@ const isVisiblePart = (p: Part): boolean =>
     p.codeExecutionResult !== undefined);
 
 /**
- * A content's visible parts in a fresh array. An index loop, not `filter`: stored events are frozen, and
- * V8's array builtins are several times slower on frozen arrays (this runs for every history message).
+ * A content's visible parts. An index loop, not `filter`: stored events are frozen, and V8's array
+ * builtins are several times slower on frozen arrays (this runs for every history message). When all are
+ * visible (the usual case) a frozen array is returned as it is; a copy has exactly its length, since an
+ * array grown by `push` keeps room for 17 items and what a stored event gives the history lives as long as the event.
  */
-function visibleParts(parts: readonly Part[]): Part[] {
-  const out: Part[] = [];
+function visibleParts(parts: Part[]): Part[] {
+  let out: Part[] | undefined;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    if (part !== undefined && isVisiblePart(part)) out.push(part);
+    const visible = part !== undefined && isVisiblePart(part);
+    if (out === undefined) {
+      if (!visible) out = parts.slice(0, i);
+    } else if (visible) out.push(part);
   }
-  return out;
+  if (out !== undefined) return out.slice();
+  return Object.isFrozen(parts) ? parts : parts.slice();
 }
 
 const isFrameworkPart = (p: Part): boolean =>
@@ -93,42 +99,37 @@ export function reframe(event: Event): Content | undefined {
 
 /**
  * What one stored event gives the history, whoever reads it: whether it can reach a model at all, its
- * content as its own author (or the user) sees it, and as another agent reads it (`reframe`). Kept with
- * each stored event (its memo slot, `core/memo.ts`) and shared, frozen, by every later request; an event
- * without a slot (a custom store's) is viewed afresh each time.
+ * content as its own author (or the user) sees it, and as another agent reads it (`reframe`). Each is kept
+ * in the event's memo slot (`core/memo.ts`) under a key of its own, not in an object of its own (one object
+ * fewer kept per stored event), and shared, frozen, by every later request; an event without a slot (a
+ * custom store's) is viewed afresh each time.
  */
-interface EventView {
-  readonly reachesModel: boolean;
-  own?: Content | undefined;
-  framed?: Content | null | undefined;
-}
+const REACHES_MODEL = Symbol("reaches a model");
+const OWN_CONTENT = Symbol("own content");
+const FRAMED_CONTENT = Symbol("framed content");
 
-const VIEW = Symbol("history view");
-
-const reachesModel = (e: Event): boolean =>
+const reachesModelNow = (e: Event): boolean =>
   e.content?.role !== undefined &&
   anyPart(e.content.parts ?? [], isVisiblePart) &&
   !anyPart(e.content.parts ?? [], isFrameworkPart);
 
-const viewOf = (e: Event): EventView => memoized(e, VIEW, () => ({ reachesModel: reachesModel(e) }));
+const reachesModel = (e: Event): boolean => memoized(e, REACHES_MODEL, reachesModelNow);
 
 /** A content kept with its event is frozen (every later request shares it) and memoizes in turn (its prompt). */
 const shared = (e: Event, content: Content): Content => (hasMemo(e) ? frozenWithMemo(content) : content);
 
 /** The event's content as its author (or the user) gave it, visible parts only. */
-function ownContent(e: Event, view: EventView): Content | undefined {
-  if (view.own === undefined && e.content)
-    view.own = shared(e, { role: e.content.role, parts: visibleParts(e.content.parts ?? []) });
-  return view.own;
-}
+const ownContent = (e: Event): Content | undefined => memoized(e, OWN_CONTENT, ownContentNow);
+
+const ownContentNow = (e: Event): Content | undefined =>
+  e.content && shared(e, { role: e.content.role, parts: visibleParts(e.content.parts ?? []) });
 
 /** The event as another agent reads it ("For context:"), or `undefined` when nothing is left. */
-function framedContent(e: Event, view: EventView): Content | undefined {
-  if (view.framed === undefined) {
-    const framed = reframe(e);
-    view.framed = framed ? shared(e, framed) : null;
-  }
-  return view.framed ?? undefined;
+const framedContent = (e: Event): Content | undefined => memoized(e, FRAMED_CONTENT, framedContentNow);
+
+function framedContentNow(e: Event): Content | undefined {
+  const framed = reframe(e);
+  return framed && shared(e, framed);
 }
 
 /** How an agent reads the history: its name, its branch, and whether it sees past turns. */
@@ -189,9 +190,8 @@ const HISTORIES = Symbol("kept histories");
 
 /** The visible content of one event for `agentName`, or `undefined`. */
 function contentFor(e: Event, agentName: string, branch: string | undefined): Content | undefined {
-  const view = viewOf(e);
-  if (!view.reachesModel || !onBranch(e.branch, branch)) return undefined;
-  return e.author === agentName || e.author === "user" ? ownContent(e, view) : framedContent(e, view);
+  if (!reachesModel(e) || !onBranch(e.branch, branch)) return undefined;
+  return e.author === agentName || e.author === "user" ? ownContent(e) : framedContent(e);
 }
 
 /**
@@ -252,7 +252,7 @@ function fullHistory(
       if (
         e &&
         e.author !== agentName &&
-        viewOf(e).reachesModel &&
+        reachesModel(e) &&
         onBranch(e.branch, options.branch) &&
         !isTransferEvent(e)
       ) {

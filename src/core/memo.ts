@@ -26,14 +26,15 @@ export function frozenWithMemo<T extends object>(value: T): T {
 export const hasMemo = (value: object): boolean => slotOf(value) !== undefined;
 
 /**
- * `compute()` for `value`, kept in its memo slot under `key` when it has one (a frozen, stored value);
- * computed afresh for any other value. `key` is the caller's own symbol, so callers never collide.
+ * `compute(value)`, kept in `value`'s memo slot under `key` when it has one (a frozen, stored value);
+ * computed afresh for any other value. `key` is the caller's own symbol, so callers never collide. A
+ * module-level `compute` that takes the value makes no closure per call on a hot path.
  */
-export function memoized<T>(value: object, key: symbol, compute: () => T): T {
+export function memoized<V extends object, T>(value: V, key: symbol, compute: (value: V) => T): T {
   const slot = slotOf(value);
-  if (slot === undefined) return compute();
+  if (slot === undefined) return compute(value);
   if (key in slot) return slot[key] as T; // SAFETY: only this function writes `key`, with a `T`.
-  const computed = compute();
+  const computed = compute(value);
   slot[key] = computed;
   return computed;
 }

@@ -165,29 +165,46 @@ const idsOwn = (content: Content): boolean =>
       (p.functionResponse === undefined || Boolean(p.functionResponse.id)),
   );
 
+/**
+ * What a stored content's messages are kept as: the one message most contents give, or the list. Parts
+ * lists are copied to exactly their length first: an array grown by `push` keeps room for 17 items, and
+ * kept messages live as long as their stored event.
+ */
+type KeptMessages = LanguageModelV3Message | readonly LanguageModelV3Message[];
+
+function kept(messages: LanguageModelV3Prompt): KeptMessages {
+  for (const message of messages)
+    if (Array.isArray(message.content)) (message as { content: unknown[] }).content = message.content.slice(); // SAFETY: the same items, in a message the caller has just built.
+  return deepFreeze(messages.length === 1 && messages[0] ? messages[0] : messages.slice());
+}
+
+const isList = (messages: KeptMessages): messages is readonly LanguageModelV3Message[] =>
+  Array.isArray(messages);
+
 /** The messages of a stored content whose calls carry ids, converted once and frozen; otherwise `undefined`. */
-function keptMessages(content: Content): readonly LanguageModelV3Message[] | undefined {
+function keptMessages(content: Content): KeptMessages | undefined {
   if (!hasMemo(content)) return undefined;
-  return memoized(content, MESSAGES, () => {
-    if (!idsOwn(content)) return undefined;
-    const messages: LanguageModelV3Prompt = [];
-    pushMessages(messages, content, new CallIds());
-    return deepFreeze(messages);
-  });
+  return memoized(content, MESSAGES, convertOnce);
+}
+
+function convertOnce(content: Content): KeptMessages | undefined {
+  if (!idsOwn(content)) return undefined;
+  const messages: LanguageModelV3Prompt = [];
+  pushMessages(messages, content, new CallIds());
+  return kept(messages);
 }
 
 /** Appends one content's messages to `prompt`: the kept ones of a stored content, or converted now. */
 function appendContent(prompt: LanguageModelV3Prompt, content: Content, ids: CallIds): void {
   const known = keptMessages(content);
-  if (known === undefined) {
-    pushMessages(prompt, content, ids);
-    return;
-  }
+  if (known === undefined) pushMessages(prompt, content, ids);
+  else if (!isList(known)) prompt.push(known);
   // An index loop: iterating a frozen array is several times slower in V8 (this runs per message).
-  for (let i = 0; i < known.length; i++) {
-    const message = known[i];
-    if (message) prompt.push(message);
-  }
+  else
+    for (let i = 0; i < known.length; i++) {
+      const message = known[i];
+      if (message) prompt.push(message);
+    }
 }
 
 /** The messages of a content log's contents so far, and where each content's messages end. */
