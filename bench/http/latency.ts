@@ -44,6 +44,7 @@ export async function latencyBench(
   const baseSmall = await sessions(client, BOUNDED_APP, "a-base", SMALL, POOL);
   const sseSmall = await sessions(client, BOUNDED_APP, "a-sse", SMALL, POOL);
   const bareSmall = await sessions(client, BARE_APP, "a-bare", SMALL, POOL);
+  const bareSseSmall = await sessions(client, BARE_APP, "a-bare-sse", SMALL, POOL);
   const [batonLarge, baseLarge] = await sessions(client, BOUNDED_APP, "a-large", LARGE, 2);
   const unboundedSmall = await sessions(client, UNBOUNDED_APP, "b-small", SMALL, POOL);
   const [unboundedLarge] = await sessions(client, UNBOUNDED_APP, "b-large", LARGE, 1);
@@ -59,11 +60,12 @@ export async function latencyBench(
     batonSmall: roundRobin(batonSmall),
     sseSmall: roundRobin(sseSmall),
     bareSmall: roundRobin(bareSmall),
+    bareSseSmall: roundRobin(bareSseSmall),
     baseSmall: roundRobin(baseSmall),
     unboundedSmall: roundRobin(unboundedSmall),
   };
   // The fast cases, many rounds: the streamed turn and the bounded half of (b), with a baseline to compare.
-  const [batonS, baseS, batonL, baseL, sseS, bareS] = await interleaved(
+  const [batonS, baseS, batonL, baseL, sseS, bareS, bareSseS] = await interleaved(
     [
       { label: "Baton, bounded, 10", turn: () => client.batonTurn(pick.batonSmall()) },
       { label: "baseline, bounded, 10", turn: () => client.baselineTurn(pick.baseSmall()) },
@@ -71,6 +73,10 @@ export async function latencyBench(
       { label: "baseline, bounded, 10k", turn: () => client.baselineTurn(baseLarge) },
       { label: "Baton streamed, bounded, 10", turn: () => client.batonSseTurn(pick.sseSmall()) },
       { label: "Baton on the bare model, bounded, 10", turn: () => client.batonTurn(pick.bareSmall()) },
+      {
+        label: "Baton streamed on the bare model, bounded, 10",
+        turn: () => client.batonSseTurn(pick.bareSseSmall()),
+      },
     ],
     options.fast,
   );
@@ -82,7 +88,7 @@ export async function latencyBench(
     ],
     options.slow,
   );
-  if (!batonS || !baseS || !batonL || !baseL || !sseS || !bareS || !unboundedS || !unboundedL)
+  if (!batonS || !baseS || !batonL || !baseL || !sseS || !bareS || !bareSseS || !unboundedS || !unboundedL)
     throw new Error("a case was not measured");
   const row = (label: string, a: number[], b: number[], target?: number) => {
     const r = pairedRatio(a, b);
@@ -100,6 +106,7 @@ export async function latencyBench(
   console.log(row("    the same streamed (/run_sse), 10-event sessions", sseS, baseS));
   // What the AI SDK's client costs: the same turn on a hand-written chat-completions model (`bare-model.ts`).
   console.log(row("    the same on the bare model (no AI SDK client)", bareS, baseS));
+  console.log(row("    the same streamed (/run_sse) on the bare model", bareSseS, baseS));
   console.log(row(`    the same on 10,000-event sessions (both read ${HISTORY_BOUND})`, batonL, baseL));
   console.log(row(`(b) 10,000 vs 10 events, history bounded to ${HISTORY_BOUND}`, batonL, batonS, 3));
   console.log(row("    10,000 vs 10 events, bound off (unbounded)", unboundedL, unboundedS, 5));
