@@ -13,6 +13,7 @@ import { tokensOf } from "./auth.js";
 import { assertMayActAs, type Caller, callerOf } from "./caller.js";
 import { BATON_VERSION } from "./meta.js";
 import type { ApiDeps, HonoEnv } from "./types.js";
+import { waitUntilOf } from "./wait-until.js";
 
 const CARD_FILE = ":file{agent-card\\.json|agent\\.json}";
 
@@ -134,7 +135,7 @@ function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
   if (!taskStore)
     throw new BatonError("internal", "A2A needs a task store: give createAdkApi's deps a taskStore.");
   const { services } = deps;
-  const waitUntil = waitUntilOf(c, services.log);
+  const waitUntil = backgroundOf(c, services.log);
   const onTrace = otlpTraceSink(c.env, services, waitUntil);
   return {
     app,
@@ -150,13 +151,9 @@ function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
 }
 
 /** The Worker's `waitUntil`; outside a Worker (Node tests), the work just runs on, its failure logged. */
-function waitUntilOf(c: Context<HonoEnv>, log: (message: string) => void): (work: Promise<unknown>) => void {
+function backgroundOf(c: Context<HonoEnv>, log: (message: string) => void): (work: Promise<unknown>) => void {
   const logged = (work: Promise<unknown>) =>
     work.catch((error: unknown) => log(`Background A2A work failed: ${String(error)}`));
-  try {
-    const ctx = c.executionCtx;
-    return (work) => ctx.waitUntil(logged(work));
-  } catch {
-    return (work) => void logged(work);
-  }
+  const keep = waitUntilOf(c);
+  return (work) => (keep ? keep(logged(work)) : void logged(work));
 }

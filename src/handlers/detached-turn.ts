@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { Event } from "../core/event.js";
+import { waitUntilOf } from "./wait-until.js";
 
 type Outcome = { done: false; event: Event } | { done: true; error?: unknown };
 
@@ -52,12 +53,4 @@ export async function detachTurn(
 }
 
 /** `waitUntil` where the platform gives one (Workers); elsewhere (Node, `app.request`) the promise just runs. */
-function keepAlive(c: Context, work: Promise<unknown>): void {
-  let ctx: Pick<ExecutionContext, "waitUntil"> | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    ctx = undefined; // Hono throws when the runtime passed no execution context.
-  }
-  ctx?.waitUntil(work);
-}
+const keepAlive = (c: Context, work: Promise<unknown>): void => waitUntilOf(c)?.(work);

@@ -11,6 +11,7 @@ import { type RunAgentRequest, RunAgentRequestSchema } from "./schemas.js";
 import { sseResponse } from "./sse-response.js";
 import { turnRunner } from "./turn-runner.js";
 import type { HonoEnv } from "./types.js";
+import { waitUntilOf } from "./wait-until.js";
 
 /**
  * Starts the turn: 400/404/409 are thrown here, before any response is begun. On Workers the turn runs in
@@ -47,15 +48,7 @@ const runRequestOf = (body: RunAgentRequest): Omit<RunRequest, "signal"> => ({
 });
 
 /** Keeps `work` alive after the response (`ctx.waitUntil`); outside a Worker it just runs. */
-function afterResponse(c: Context<HonoEnv>, work: Promise<void>): void {
-  let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch (_noContext) {
-    ctx = undefined; // Hono outside a Worker (Node tests) has no execution context
-  }
-  ctx?.waitUntil(work);
-}
+const afterResponse = (c: Context<HonoEnv>, work: Promise<void>): void => waitUntilOf(c)?.(work);
 
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
