@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { BatonError } from "../core/errors.js";
 import { acceptDelivery } from "../webhooks/accept.js";
 import type { HonoEnv } from "./types.js";
+import { waitUntilOf } from "./wait-until.js";
 
 /**
  * `POST /webhooks/:app/:hook`: a provider's delivery. Authenticated by its signature (not the API token),
@@ -19,7 +20,12 @@ export const webhooks = new Hono<HonoEnv>().post("/webhooks/:app/:hook", async (
       "Webhooks need the TURNS queue and the WEBHOOK_TURNS Durable Object bindings (see wrangler.toml).",
     );
   const body = new Uint8Array(await c.req.arrayBuffer());
-  const outcome = await acceptDelivery({ appName, hook, body, headers: c.req.raw.headers }, deps);
+  // The shard hears of the queue send after the answer (`enqueueTurn`), where a Worker can keep work alive.
+  const afterAnswer = waitUntilOf(c);
+  const outcome = await acceptDelivery(
+    { appName, hook, body, headers: c.req.raw.headers },
+    afterAnswer ? { ...deps, afterAnswer } : deps,
+  );
   switch (outcome.kind) {
     case "ignored":
       return c.body(null, 204);

@@ -10,6 +10,11 @@ export interface EnqueueDeps {
   ledger: TurnLedger;
   queue: { send(message: TurnMessage): Promise<unknown> };
   ids: IdSource;
+  /**
+   * Keeps work alive after the caller has answered (a Worker's `ctx.waitUntil`). Given, the shard is told
+   * of the send after the answer instead of before it; without it the caller waits for that word.
+   */
+  afterAnswer?: (work: Promise<unknown>) => void;
 }
 
 /** A turn to queue, named by what started it and a delivery id unique to that source. */
@@ -72,6 +77,9 @@ export async function enqueueTurn(claim: TurnClaim, deps: EnqueueDeps): Promise<
     throw new BatonError("internal", "The turn could not be enqueued; retry the delivery.", { cause: error });
   }
   // Unconfirmed, the shard's alarm sends the turn a copy of its message, which the consumer drops: no harm.
-  await deps.ledger.sent(acceptance).catch(() => undefined);
+  // So the word need not hold up the provider's answer.
+  const confirmed = deps.ledger.sent(acceptance).catch(() => undefined);
+  if (deps.afterAnswer) deps.afterAnswer(confirmed);
+  else await confirmed;
   return { kind: "accepted", turnId: accepted.turnId, sessionId: turn.sessionId };
 }
