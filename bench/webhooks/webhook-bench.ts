@@ -2,15 +2,22 @@
  * Webhook accepts under `wrangler dev`: the demo Worker takes signed GitHub-style deliveries over
  * 127.0.0.1, 5% of them repeats of earlier ones. Two phases in one run: accept-only (no queue consumer,
  * `bench/webhooks/wrangler.toml`), then as configured (root wrangler.toml: the consumer runs the turns on
- * the same workerd thread meanwhile). Prints accepted deliveries per second and the accept latency (p50,
- * p99) of each, then how many of a sample of the queued turns the consumer finished within a bounded wait.
+ * the same workerd thread meanwhile). Each phase first sends a warm-up that creates the turn shards, then
+ * prints accepted deliveries per second and the accept latency (p50, p99) of the measured deliveries, then
+ * how many of a sample of the queued turns the consumer finished within a bounded wait.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { percentile } from "../http/rounds.js";
 import { startBenchWorker } from "../http/start-worker.js";
 
 const SECRET = "bench-github-webhook-secret";
-const DELIVERIES = 300;
+const DELIVERIES = 600;
+/**
+ * Deliveries sent first, 16 at a time, and not counted: enough that each of the 32 turn shards has been
+ * created (the chance one of them is still missing after 256 is ~1 in 10,000). Miniflare takes tens of
+ * milliseconds to create an object, once; a deployment's shards exist after its first deliveries.
+ */
+const WARMUP = 256;
 const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 16);
 const DUPLICATE_SHARE = 0.05;
 const SAMPLE = 20;
@@ -24,11 +31,11 @@ interface Delivery {
 }
 
 /** New deliveries, each a fresh issue (so no two turns share a session), with 5% resends mixed in. */
-function plan(): Delivery[] {
+function plan(count: number): Delivery[] {
   const run = randomUUID().slice(0, 8);
   const fresh: Delivery[] = [];
   const all: Delivery[] = [];
-  for (let i = 0; i < DELIVERIES; i++) {
+  for (let i = 0; i < count; i++) {
     const earlier = fresh[Math.floor(Math.random() * fresh.length)];
     if (earlier && Math.random() < DUPLICATE_SHARE) {
       all.push({ ...earlier, duplicate: true });
@@ -80,24 +87,34 @@ async function phase(label: string, config: string, consumer: boolean): Promise<
         turnId: (json as { turnId?: string }).turnId,
       };
     };
-    for (const d of plan().slice(0, 20)) await post({ ...d, id: `warmup-${d.id}` });
-    const deliveries = plan();
-    const results: Awaited<ReturnType<typeof post>>[] = [];
-    let next = 0;
+    /** Posts `deliveries`, `CONCURRENCY` at a time; their answers in the order they came. */
+    const postAll = async (deliveries: Delivery[]) => {
+      const results: Awaited<ReturnType<typeof post>>[] = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let i = next++; i < deliveries.length; i = next++) {
+            const d = deliveries[i];
+            if (d) results.push(await post(d));
+          }
+        }),
+      );
+      return results;
+    };
+    const warmupStarted = performance.now();
+    await postAll(plan(WARMUP).map((d) => ({ ...d, id: `warmup-${d.id}` })));
+    const warmupSeconds = (performance.now() - warmupStarted) / 1000;
+    const deliveries = plan(DELIVERIES);
     const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        for (let i = next++; i < deliveries.length; i = next++) {
-          const d = deliveries[i];
-          if (d) results.push(await post(d));
-        }
-      }),
-    );
+    const results = await postAll(deliveries);
     const seconds = (performance.now() - started) / 1000;
     const count = (status: number) => results.filter((r) => r.status === status).length;
     const unique = deliveries.filter((d) => !d.duplicate).length;
     const latencies = results.map((r) => r.ms);
     console.log(`- ${label}`);
+    console.log(
+      `  warm-up: ${WARMUP} deliveries in ${warmupSeconds.toFixed(2)} s (${(WARMUP / warmupSeconds).toFixed(0)}/s, the turn shards created meanwhile)`,
+    );
     console.log(
       `  ${results.length} deliveries (${deliveries.length - unique} repeats, ${((100 * (deliveries.length - unique)) / deliveries.length).toFixed(1)}%), ${CONCURRENCY} at a time, in ${seconds.toFixed(2)} s`,
     );
