@@ -13,7 +13,7 @@ const claim = {
 /** A ledger that accepts every delivery and whose word of a sent message settles only when told. */
 function ledger() {
   const told: string[] = [];
-  let settle = () => {};
+  let settle: () => void = () => undefined;
   const word = new Promise<void>((resolve) => {
     settle = resolve;
   });
@@ -24,7 +24,7 @@ function ledger() {
       await word;
       told.push(fresh.turnId);
     },
-    withdraw: async () => {},
+    withdraw: async () => undefined,
     turn: () => null,
     line: () => {
       throw new Error("enqueueTurn reads no line");
