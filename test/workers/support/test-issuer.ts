@@ -20,6 +20,17 @@ async function rsaPair(): Promise<CryptoKeyPair> {
   return (await crypto.subtle.generateKey(params, true, ["sign", "verify"])) as CryptoKeyPair;
 }
 
+/**
+ * The issuers' key pair and the forger's, made once per test isolate: an RSA-2048 pair takes 0.1–1 s to
+ * make, several seconds on a loaded machine, and two a test pushed tests past their timeout. Sharing them
+ * joins no two issuers: each has its own URLs, `kid` and audience, and the forger's key is never theirs.
+ */
+let keys: Promise<{ issuer: CryptoKeyPair; forger: CryptoKeyPair }> | undefined;
+const keyPairs = () => {
+  keys ??= Promise.all([rsaPair(), rsaPair()]).then(([issuer, forger]) => ({ issuer, forger }));
+  return keys;
+};
+
 export interface SignOptions {
   /** Sign with another key than the issuer's (a forged token), under the issuer's `kid` unless `kid` says. */
   key?: CryptoKey;
@@ -36,14 +47,13 @@ export async function testIssuer() {
   const audience = `baton-${id}`;
   const jwksUrl = `${issuer}.well-known/jwks.json`;
   const kid = `key-${id}`;
-  const pair = await rsaPair();
+  const { issuer: pair, forger } = await keyPairs();
   const publicJwk = {
     ...(await crypto.subtle.exportKey("jwk", pair.publicKey)),
     kid,
     alg: "RS256",
     use: "sig",
   };
-  const forger = await rsaPair();
   let jwksFetches = 0;
   let jwksDown = false;
 
