@@ -19,7 +19,18 @@ import { waitUntilOf } from "./wait-until.js";
  * way a client that goes away does not cut it short, nor does it keep the lease. Every HTTP way into a
  * turn (`/run`, `/run_sse`, `/mcp/:app`) starts here.
  */
-export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>> {
+export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Promise<AsyncIterable<Event>>;
+/** `toEnd`: all the events at once, when the turn ended (`/run`); in the object, in one RPC answer. */
+export async function startTurn(
+  c: Context<HonoEnv>,
+  body: RunAgentRequest,
+  toEnd: true,
+): Promise<AsyncIterable<Event> | Event[]>;
+export async function startTurn(
+  c: Context<HonoEnv>,
+  body: RunAgentRequest,
+  toEnd?: boolean,
+): Promise<AsyncIterable<Event> | Event[]> {
   const caller = callerOf(c);
   assertMayActAs(caller, body.appName, body.userId);
   assertNoAppState(caller, body.stateDelta, "stateDelta");
@@ -29,7 +40,7 @@ export async function startTurn(c: Context<HonoEnv>, body: RunAgentRequest): Pro
   if (deps.turnHost) {
     // SAFETY: `turnHost` is set only by `createWorker`, whose env has the session bindings.
     const env = c.env as SessionStoreEnv & Record<string, unknown>;
-    const inObject = await startObjectTurn(env, deps.turnHost, app.name, run);
+    const inObject = await startObjectTurn(env, deps.turnHost, app.name, run, toEnd);
     if (inObject) return inObject;
   }
   const runner = turnRunner(deps, app, c.env ?? {}, (work) => afterResponse(c, work));
@@ -53,7 +64,7 @@ const afterResponse = (c: Context<HonoEnv>, work: Promise<void>): void => waitUn
 /** `POST /run` (all events as one JSON array) and `POST /run_sse` (one `data:` frame per event). */
 export const run = new Hono<HonoEnv>()
   .post("/run", async (c) => {
-    const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema));
+    const turn = await startTurn(c, await readBody(c, RunAgentRequestSchema), true);
     const events: Event[] = [];
     for await (const event of turn) events.push(event);
     return c.json(events);

@@ -17,6 +17,29 @@ export interface ObjectTurnStream {
 }
 
 /**
+ * A turn's answer from its object: `lines` first (each one `TurnLine`'s JSON text, as the NDJSON line
+ * carries it), then those on the `rest` stream, if there is one. A streamed turn answers at once, all on
+ * the stream; a turn run to its end answers its lines once it ended, and only past `WHOLE_TURN_MAX_CHARS`
+ * those so far and the rest on a stream.
+ */
+export interface ObjectTurnLines {
+  lines: string[];
+  rest?: ObjectTurnStream;
+}
+
+/**
+ * The most JSON characters of lines one answer carries (at most 2 bytes each in the RPC message): well
+ * inside Workers RPC's 32 MiB limit on a serialized message.
+ */
+export const WHOLE_TURN_MAX_CHARS = 8 * 1024 * 1024;
+
+/** Where a running turn's lines go. */
+interface LineSink {
+  send(line: TurnLine): void;
+  close(): void;
+}
+
+/**
  * While a turn runs in the object, its alarm fires at least this often: an object with an event due is not
  * evicted for being idle (Cloudflare evicts an object after 70–140 s without requests or events), so the
  * turn outlives every client (decision 040).
@@ -72,12 +95,13 @@ export class ObjectTurns {
   };
 
   /**
-   * Begins the turn (its refusals answered as results, before any event) and answers its stream. The turn
-   * runs to its end even when the reader cancels or stops (`stop`): it stores every event either way.
-   * `null` when no host is registered under `input.host` in this isolate (a `createWorker` not called at
-   * the script's top level): the Worker then runs the turn itself.
+   * Begins the turn (its refusals answered as results, before any event) and answers its lines: at once on
+   * a stream, or (`toEnd`, what `/run` asks for) all of them once it ended, with no stream to set up and
+   * read a line at a time. The turn runs to its end even when the reader cancels or stops (`stop`): it
+   * stores every event either way. `null` when no host is registered under `input.host` in this isolate (a
+   * `createWorker` not called at the script's top level): the Worker then runs the turn itself.
    */
-  async run(input: ObjectTurnRequest): Promise<RpcResult<ObjectTurnStream | null>> {
+  async run(input: ObjectTurnRequest, toEnd?: boolean): Promise<RpcResult<ObjectTurnLines | null>> {
     const host = turnHost(input.host);
     if (!host) return ok(null);
     if (this.#hostStored() !== input.host) {
@@ -94,11 +118,31 @@ export class ObjectTurns {
       if (error instanceof BatonError && error.kind === "refusal") return refuse(error);
       throw error;
     }
-    const streamId = crypto.randomUUID();
-    const lines = new LineStream<TurnLine>(() => this.#streams.delete(streamId));
-    this.#streams.set(streamId, () => lines.close());
-    this.options.keepAlive(this.#drain(turn, lines));
-    return ok({ stream: lines.readable, streamId });
+    const answer = new Promise<ObjectTurnLines>((resolve) => {
+      const lines: string[] = [];
+      let chars = 0;
+      let rest: LineStream<TurnLine> | undefined;
+      const spill = () => {
+        const streamId = crypto.randomUUID();
+        const stream = new LineStream<TurnLine>(() => this.#streams.delete(streamId));
+        this.#streams.set(streamId, () => stream.close());
+        rest = stream;
+        resolve({ lines, rest: { stream: stream.readable, streamId } });
+      };
+      if (!toEnd) spill();
+      const sink: LineSink = {
+        send: (line) => {
+          if (rest) return rest.send(line);
+          const text = JSON.stringify(line);
+          lines.push(text);
+          chars += text.length;
+          if (chars > WHOLE_TURN_MAX_CHARS) spill();
+        },
+        close: () => (rest ? rest.close() : resolve({ lines })),
+      };
+      this.options.keepAlive(this.#drain(turn, sink));
+    });
+    return ok(await answer);
   }
 
   /**
@@ -119,7 +163,7 @@ export class ObjectTurns {
     };
     const begun = await this.run({ host, appName: key.appName, run, vars: {} });
     if (!begun.ok || !begun.value) return false;
-    await begun.value.stream.cancel();
+    await begun.value.rest?.stream.cancel();
     return true;
   }
 
@@ -134,7 +178,7 @@ export class ObjectTurns {
     this.#streams.get(streamId)?.();
   }
 
-  async #drain(turn: AsyncGenerator<Event>, lines: LineStream<TurnLine>): Promise<void> {
+  async #drain(turn: AsyncGenerator<Event>, lines: LineSink): Promise<void> {
     try {
       for await (const event of turn) lines.send({ event });
     } catch (error) {

@@ -17,7 +17,7 @@ import type {
 import type { TurnTrace } from "../core/trace.js";
 import { AlarmDispatcher } from "./alarm-dispatcher.js";
 import { sessionObjectName } from "./do-store.js";
-import { type ObjectTurnStream, ObjectTurns } from "./object-turns.js";
+import { type ObjectTurnLines, ObjectTurns } from "./object-turns.js";
 import { persistedEvent } from "./persisted-event.js";
 import { reminderConcern, reminderQueueOf } from "./reminder-concern.js";
 import { resumeConcern, TurnMarkers } from "./resume-concern.js";
@@ -218,12 +218,13 @@ export class SessionObject extends DurableObject {
 
   /**
    * Runs a turn here, in the session's object (decision 040): begins it with the app the Worker registered
-   * (refusals answered before any event) and answers its events as NDJSON `TurnLine`s. The turn runs to its
-   * end whatever the reader does; the object's alarm beats while it runs, so it is not evicted. `null`: this
-   * isolate has no such host, and the Worker runs the turn itself.
+   * (refusals answered before any event) and answers its events as `TurnLine`s, on an NDJSON stream or
+   * (`toEnd`) all at once when the turn ended. The turn runs to its end whatever the reader does; the
+   * object's alarm beats while it runs, so it is not evicted. `null`: this isolate has no such host, and
+   * the Worker runs the turn itself.
    */
-  runTurn(input: ObjectTurnRequest): Promise<RpcResult<ObjectTurnStream | null>> {
-    return this.#running.run(input);
+  runTurn(input: ObjectTurnRequest, toEnd?: boolean): Promise<RpcResult<ObjectTurnLines | null>> {
+    return this.#running.run(input, toEnd);
   }
 
   /** Ends the stream `runTurn` answered from the reader's side (a client that left); the turn runs on. */

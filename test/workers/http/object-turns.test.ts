@@ -8,11 +8,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BaseAgent } from "../../../src/agents/base-agent.js";
 import type { InvocationContext } from "../../../src/agents/invocation-context.js";
+import type { RunPlugin } from "../../../src/agents/plugins.js";
 import { userText } from "../../../src/core/content.js";
+import { BatonError } from "../../../src/core/errors.js";
 import type { Event } from "../../../src/core/event.js";
 import { createWorker } from "../../../src/handlers/create-worker.js";
 import { defineApp } from "../../../src/runner/app.js";
-import { TURN_BEAT_MS } from "../../../src/session/object-turns.js";
+import { TURN_BEAT_MS, WHOLE_TURN_MAX_CHARS } from "../../../src/session/object-turns.js";
 import { until } from "../../support/signal.js";
 import { deferred, GateAgent } from "../support/gate-agent.js";
 import { expectJson, freshIds, runBody, sessionsOf, TEST_TOKEN } from "../support/http.js";
@@ -21,9 +23,10 @@ import { elapseLease, sessionStub } from "../support/turn-control.js";
 /** A Worker on a gated app; `send` answers the response and whether the request's own work has settled. */
 function setup<A extends BaseAgent = GateAgent>(
   agent: A = new GateAgent({ name: "root" }) as BaseAgent as A,
+  plugins: RunPlugin[] = [],
 ) {
   const ids = freshIds("obj");
-  const worker = createWorker({ apps: [defineApp({ name: ids.app, rootAgent: agent })] });
+  const worker = createWorker({ apps: [defineApp({ name: ids.app, rootAgent: agent, plugins })] });
   const workerEnv = { ...env, API_TOKENS: TEST_TOKEN };
   const call = async (path: string, init: { method?: string; json?: unknown } = {}) => {
     const ctx = createExecutionContext();
@@ -64,6 +67,35 @@ class StuckOnceAgent extends BaseAgent {
     yield ctx.newEvent({ content: { role: "model", parts: [{ text: `resumed: ${said}` }] } });
   }
 }
+
+/**
+ * An agent whose turn says more than one RPC answer carries: partial events (never stored, so not held to
+ * a row's size) of `chunk` characters each, `WHOLE_TURN_MAX_CHARS` and more in all, then a short answer.
+ */
+class LongWindedAgent extends BaseAgent {
+  readonly transferPolicy = undefined;
+  static readonly chunk = 1024 * 1024;
+  static readonly partials = Math.ceil(WHOLE_TURN_MAX_CHARS / LongWindedAgent.chunk) + 2;
+
+  protected override async *runImpl(ctx: InvocationContext): AsyncGenerator<Event> {
+    for (let i = 0; i < LongWindedAgent.partials; i++) {
+      const text = String(i % 10).repeat(LongWindedAgent.chunk);
+      yield ctx.newEvent({ partial: true, content: { role: "model", parts: [{ text }] } });
+    }
+    yield ctx.newEvent({ content: { role: "model", parts: [{ text: "done" }] } });
+  }
+}
+
+/**
+ * A plugin that fails after the turn's agents as the store fails (a `BatonError` no agent claims): the turn
+ * ends with that failure, which no event can record.
+ */
+const brokenStore: RunPlugin = {
+  name: "broken-store",
+  afterRun: () => {
+    throw new BatonError("storage_error", "The session's storage refused a write.");
+  },
+};
 
 /** Which comes first: `work` settling, or `ms` passing. */
 async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
@@ -142,6 +174,37 @@ describe("HTTP turns run in their session's Durable Object (decision 040)", () =
     ]);
     expect(agent.runs).toBe(2);
     agent.gate.resolve();
+  });
+
+  it("answers /run with every event of a turn that says more than one RPC answer carries, in order", async () => {
+    const { app, user, session, sessions, plain } = setup(new LongWindedAgent({ name: "root" }));
+    await sessions.create({ sessionId: session });
+    const response = await plain("/run", { method: "POST", json: runBody(app, user, session, "talk") });
+    const events = await expectJson<Event[]>(response, 200);
+    const texts = events.map((e) => e.content?.parts?.[0]?.text ?? "");
+    expect(texts.map((t) => [t.length, t.slice(0, 1)])).toEqual([
+      ...Array.from({ length: LongWindedAgent.partials }, (_, i) => [LongWindedAgent.chunk, String(i % 10)]),
+      [4, "d"],
+    ]);
+    expect(events.slice(0, -1).every((e) => e.partial === true)).toBe(true);
+    expect((await sessions.eventsOf(session)).map((e: Event) => e.author)).toEqual(["user", "root"]);
+  });
+
+  it("answers /run's failure that no event records as its HTTP error, after the events it stored", async () => {
+    const agent = new GateAgent({ name: "root" });
+    agent.open();
+    const { app, user, session, sessions, plain } = setup(agent, [brokenStore]);
+    await sessions.create({ sessionId: session });
+    const response = await plain("/run", { method: "POST", json: runBody(app, user, session, "go") });
+    expect(await expectJson(response, 500)).toEqual({
+      detail: "The session's storage refused a write.",
+      code: "storage_error",
+    });
+    const stored = await sessions.eventsOf(session);
+    expect(stored.map((e: Event) => [e.author, e.content?.parts?.[0]?.text])).toEqual([
+      ["user", "go"],
+      ["root", "gate answers: go"],
+    ]);
   });
 
   it("answers null to a host this isolate does not know, having stored nothing (the Worker then runs the turn)", async () => {
