@@ -7,12 +7,16 @@ import { twinBench } from "./twin/twin-bench.js";
 import { webhookBench } from "./webhooks/webhook-bench.js";
 
 // `npm run bench -- routing`, `-- inprocess`, `-- twin`, `-- http`, `-- webhooks` or `-- bundle` runs one of them;
-// `-- http a [runs]` only the HTTP figure (a), `runs` times back to back.
+// `-- http a [runs]` (or `s`) only the HTTP figure (a) (or (s)), `runs` times back to back.
 const only = process.argv[2];
 if (!only || only === "routing") routingBench();
 if (!only || only === "inprocess") await inProcessBench();
 if (!only || only === "twin") await twinBench();
 if (!only || only === "http")
-  await httpBench(process.argv[3] === "a" ? { only: "a", runs: Number(process.argv[4] ?? 1) } : {});
+  await httpBench(
+    process.argv[3] === "a" || process.argv[3] === "s"
+      ? { only: process.argv[3], runs: Number(process.argv[4] ?? 1) }
+      : {},
+  );
 if (!only || only === "webhooks") await webhookBench();
 if (!only || only === "bundle") await bundleBench();

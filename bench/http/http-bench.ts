@@ -4,29 +4,36 @@
  */
 import { BenchClient } from "./client.js";
 import { startFakeModel } from "./fake-model.js";
-import { figureA } from "./figure-a.js";
 import { latencyBench } from "./latency.js";
+import { pairedFigure, pairedHeader } from "./paired-figures.js";
 import { startBenchWorker } from "./start-worker.js";
 import { throughputBench } from "./throughput.js";
 
-/** (a)'s rounds: about 45 s here; a long warm-up, as Baton's larger code takes longer to reach steady JIT. */
-const FIGURE_A = { warmup: 10, rounds: 120, block: 8 };
+/**
+ * The rounds of (a) and (s), each about 45 s here; a long warm-up, as Baton's larger code takes longer to
+ * reach steady JIT.
+ */
+const PAIRED = { warmup: 10, rounds: 120, block: 8 };
 
 /**
- * Starts the fake model and the Worker, runs (a)–(c) (or `only` (a), `npm run bench -- http a`, `runs`
- * times back to back), and stops both whatever happens.
+ * Starts the fake model and the Worker, runs (a), (s), then (b) and (c) (or `only` (a) or (s), `npm run
+ * bench -- http a [runs]`, `runs` times back to back), and stops both whatever happens.
  */
-export async function httpBench(options: { only?: "a"; runs?: number } = {}): Promise<void> {
+export async function httpBench(options: { only?: "a" | "s"; runs?: number } = {}): Promise<void> {
   const fake = await startFakeModel();
   try {
     const worker = await startBenchWorker(fake.baseUrl);
     const client = new BenchClient(worker.origin);
     try {
-      if (options.only === "a") {
-        for (let run = 0; run < (options.runs ?? 1); run++) await figureA(client, FIGURE_A, `a${run}`);
+      pairedHeader(PAIRED);
+      const { only } = options;
+      if (only) {
+        for (let run = 0; run < (options.runs ?? 1); run++)
+          await pairedFigure(client, only, PAIRED, `${only}${run}`);
         return;
       }
-      await figureA(client, FIGURE_A);
+      await pairedFigure(client, "a", PAIRED);
+      await pairedFigure(client, "s", PAIRED);
       await latencyBench(client, fake, { fast: { warmup: 5, rounds: 40 }, slow: { warmup: 2, rounds: 15 } });
       await throughputBench(client, { sessions: 100, turnsPerSession: 3, sequentialTurns: 30, rounds: 3 });
       if (client.resent > 0)

@@ -1,7 +1,7 @@
 /**
- * (a) Baton's turn against the hand-written baseline (again, beside `figureA`'s own rounds), and (b) a
- * 10,000-event session against a 10-event one, with the history bound on and off, plus the streamed turn.
- * Compared cases run in the same interleaved rounds.
+ * (a) and (s), Baton's turn and streamed turn against the hand-written baseline (again, beside their own
+ * paired rounds in `paired-figures.ts`), and (b) a 10,000-event session against a 10-event one, with the
+ * history bound on and off. Compared cases run in the same interleaved rounds.
  */
 import { BARE_APP, BOUNDED_APP, HISTORY_BOUND, UNBOUNDED_APP } from "./bench-env.js";
 import type { BenchClient, BenchSession } from "./client.js";
