@@ -122,21 +122,23 @@ export class ObjectTurns {
       const lines: string[] = [];
       let chars = 0;
       let rest: LineStream<TurnLine> | undefined;
-      const spill = () => {
+      const spill = (): LineStream<TurnLine> => {
         const streamId = crypto.randomUUID();
         const stream = new LineStream<TurnLine>(() => this.#streams.delete(streamId));
         this.#streams.set(streamId, () => stream.close());
         rest = stream;
         resolve({ lines, rest: { stream: stream.readable, streamId } });
+        return stream;
       };
       if (!toEnd) spill();
       const sink: LineSink = {
         send: (line) => {
           if (rest) return rest.send(line);
           const text = JSON.stringify(line);
-          lines.push(text);
           chars += text.length;
-          if (chars > WHOLE_TURN_MAX_CHARS) spill();
+          // The line that would pass the bound goes on the stream: the answer never carries more.
+          if (chars <= WHOLE_TURN_MAX_CHARS) lines.push(text);
+          else spill().send(line);
         },
         close: () => (rest ? rest.close() : resolve({ lines })),
       };
