@@ -12,7 +12,7 @@ import type {
 } from "@ai-sdk/provider";
 import { createParser } from "eventsource-parser";
 import type { ModelProvider } from "../../src/models/model-provider.js";
-import { answerOf } from "./baseline.js";
+import { answerOf, deltaOf } from "./baseline.js";
 
 const textOf = (message: LanguageModelV3Message): string =>
   typeof message.content === "string"
@@ -23,15 +23,6 @@ const USAGE: LanguageModelV3Usage = {
   inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 7, text: 7, reasoning: undefined },
 };
-
-/** The text delta of one streamed chunk, read defensively as `answerOf` reads a whole answer. */
-function deltaOf(json: unknown): string {
-  if (typeof json !== "object" || json === null || !("choices" in json) || !Array.isArray(json.choices))
-    return "";
-  const delta: unknown = json.choices[0]?.delta;
-  if (typeof delta !== "object" || delta === null || !("content" in delta)) return "";
-  return typeof delta.content === "string" ? delta.content : "";
-}
 
 /** The stream parts of a streamed chat completion, parsed as its bytes arrive. */
 function streamParts(body: ReadableStream<Uint8Array>): ReadableStream<LanguageModelV3StreamPart> {

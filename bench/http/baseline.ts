@@ -7,10 +7,13 @@
  *   2. one chat-completions fetch whose body carries the system line and every windowed text event;
  *   3. `append` of the model's event under the lease;
  *   4. `endTurn` to release the lease.
+ * `POST /baseline/run_sse` is the same turn streamed (`baselineSseTurn`).
  */
+import { createParser } from "eventsource-parser";
 import { type Event, emptyActions } from "../../src/core/event.js";
 import { sessionObjectName } from "../../src/session/do-store.js";
-import { remote } from "../../src/session/rpc-result.js";
+import { type Remote, remote } from "../../src/session/rpc-result.js";
+import type { SessionObject } from "../../src/session/session-object.js";
 import { AGENT_NAME, type BenchEnv, BOUNDED_APP, HISTORY_BOUND, hasFields } from "./bench-env.js";
 
 const LEASE_TTL_MS = 120_000;
@@ -26,6 +29,15 @@ const isBaselineRequest = (v: unknown): v is BaselineRequest =>
   hasFields<BaselineRequest>(v, { appName: "string", userId: "string", sessionId: "string", text: "string" });
 
 const textOf = (e: Event): string => (e.content?.parts ?? []).map((p) => p.text ?? "").join("");
+
+/** The text delta of one streamed chunk, read defensively as `answerOf` reads a whole answer. */
+export function deltaOf(json: unknown): string {
+  if (typeof json !== "object" || json === null || !("choices" in json) || !Array.isArray(json.choices))
+    return "";
+  const delta: unknown = json.choices[0]?.delta;
+  if (typeof delta !== "object" || delta === null || !("content" in delta)) return "";
+  return typeof delta.content === "string" ? delta.content : "";
+}
 
 /** The answer text of a chat completion, read defensively (no schema library on this path). */
 export function answerOf(json: unknown): string {
@@ -55,8 +67,16 @@ function event(
   };
 }
 
-/** Runs one baseline turn and answers with its events as JSON, like `/run`; 409 if the session is busy. */
-export async function baselineTurn(request: Request, env: BenchEnv): Promise<Response> {
+/** A baseline turn begun: the session's lease is held and the prompt's messages are built. */
+interface BegunTurn {
+  session: Remote<SessionObject>;
+  invocationId: string;
+  lease: string;
+  messages: Array<{ role: string; content: string }>;
+}
+
+/** Checks the request, appends the user event and takes the lease; a `Response` when it cannot. */
+async function beginTurn(request: Request, env: BenchEnv): Promise<BegunTurn | Response> {
   const body: unknown = await request.json();
   if (!isBaselineRequest(body)) return Response.json({ detail: "bad baseline request" }, { status: 400 });
   const session = remote(env.SESSIONS.getByName(sessionObjectName(body)));
@@ -69,30 +89,94 @@ export async function baselineTurn(request: Request, env: BenchEnv): Promise<Res
     remote(env.USERS.getByName(JSON.stringify([body.appName, body.userId]))).merge({}),
   ]);
   if (!turn.ok) return Response.json({ detail: turn.message, code: turn.code }, { status: 409 });
-  const { lease } = turn.value;
+  const messages = [{ role: "system", content: `You are an agent. Your internal name is "${AGENT_NAME}".` }];
+  for (const e of turn.value.session.events) {
+    const text = textOf(e);
+    if (text !== "") messages.push({ role: e.author === "user" ? "user" : "assistant", content: text });
+  }
+  return { session, invocationId, lease: turn.value.lease, messages };
+}
+
+/** One chat-completions call for the turn's messages, streamed or not. */
+const modelCall = (env: BenchEnv, turn: BegunTurn, stream: boolean): Promise<Response> =>
+  fetch(`${env.OPENAI_COMPATIBLE_BASE_URL}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "bench-baseline", messages: turn.messages, ...(stream ? { stream } : {}) }),
+  });
+
+/** The turn's model event for the model's whole answer. */
+const finalEvent = (turn: BegunTurn, text: string): Event =>
+  event(turn.invocationId, AGENT_NAME, "model", text, {
+    finishReason: "STOP",
+    modelVersion: "bench-baseline",
+    usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 },
+  });
+
+/** Stores the model's event under the lease; the refusal's message if it was not stored. */
+async function store(turn: BegunTurn, modelEvent: Event): Promise<string | undefined> {
+  const appended = await turn.session.append({
+    event: modelEvent,
+    lease: turn.lease,
+    leaseTtlMs: LEASE_TTL_MS,
+  });
+  return appended.ok ? undefined : appended.message;
+}
+
+/** Runs one baseline turn and answers with its events as JSON, like `/run`; 409 if the session is busy. */
+export async function baselineTurn(request: Request, env: BenchEnv): Promise<Response> {
+  const turn = await beginTurn(request, env);
+  if (turn instanceof Response) return turn;
   try {
-    const messages = [
-      { role: "system", content: `You are an agent. Your internal name is "${AGENT_NAME}".` },
-    ];
-    for (const e of turn.value.session.events) {
-      const text = textOf(e);
-      if (text !== "") messages.push({ role: e.author === "user" ? "user" : "assistant", content: text });
-    }
-    const response = await fetch(`${env.OPENAI_COMPATIBLE_BASE_URL}/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model: "bench-baseline", messages }),
-    });
-    const modelEvent = event(invocationId, AGENT_NAME, "model", answerOf(await response.json()), {
-      finishReason: "STOP",
-      modelVersion: "bench-baseline",
-      usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 },
-    });
-    const appended = await session.append({ event: modelEvent, lease, leaseTtlMs: LEASE_TTL_MS });
-    if (!appended.ok)
-      return Response.json({ detail: appended.message, code: appended.code }, { status: 409 });
+    const response = await modelCall(env, turn, false);
+    const modelEvent = finalEvent(turn, answerOf(await response.json()));
+    const refused = await store(turn, modelEvent);
+    if (refused !== undefined) return Response.json({ detail: refused }, { status: 409 });
     return Response.json([modelEvent]);
   } finally {
-    await session.endTurn(lease);
+    await turn.session.endTurn(turn.lease);
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The same turn streamed, like `/run_sse` with `streaming: true`: the model is asked to stream, each text
+ * delta goes out at once as a partial event's `data:` frame, then the stored event's frame. The I/O of a
+ * streamed turn written by hand (one stream read, `eventsource-parser`), for figure (s)'s companion row.
+ */
+export async function baselineSseTurn(request: Request, env: BenchEnv): Promise<Response> {
+  const turn = await beginTurn(request, env);
+  if (turn instanceof Response) return turn;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const frame = (e: Event) => controller.enqueue(encoder.encode(`data: ${JSON.stringify(e)}\n\n`));
+      try {
+        let text = "";
+        const parser = createParser({
+          onEvent({ data }) {
+            if (data === "[DONE]") return;
+            const delta = deltaOf(JSON.parse(data));
+            if (delta === "") return;
+            text += delta;
+            frame(event(turn.invocationId, AGENT_NAME, "model", delta, { partial: true }));
+          },
+        });
+        const response = await modelCall(env, turn, true);
+        const decoder = new TextDecoder();
+        for await (const bytes of response.body ?? new ReadableStream<Uint8Array>())
+          parser.feed(decoder.decode(bytes, { stream: true }));
+        const modelEvent = finalEvent(turn, text);
+        const refused = await store(turn, modelEvent);
+        if (refused === undefined) frame(modelEvent);
+        else controller.enqueue(encoder.encode(`data: ${JSON.stringify({ error: refused })}\n\n`));
+      } finally {
+        await turn.session.endTurn(turn.lease);
+        controller.close();
+      }
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
 }

@@ -91,6 +91,11 @@ export class BenchClient {
     return this.#timed("/baseline/run", { ...session, text: QUESTION });
   }
 
+  /** The baseline turn streamed (`POST /baseline/run_sse`): a partial event per model chunk, then the final one. */
+  baselineSseTurn(session: BenchSession): Promise<number> {
+    return this.#timed("/baseline/run_sse", { ...session, text: QUESTION });
+  }
+
   /** Turns sent again because wrangler dev's proxy dropped a send (each counts once, timed from its first send). */
   get resent(): number {
     return this.#resent;

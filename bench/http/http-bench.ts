@@ -16,8 +16,8 @@ import { throughputBench } from "./throughput.js";
 const PAIRED = { warmup: 10, rounds: 120, block: 8 };
 
 /**
- * Starts the fake model and the Worker, runs (a), (s), then (b) and (c) (or `only` (a) or (s), `npm run
- * bench -- http a [runs]`, `runs` times back to back), and stops both whatever happens.
+ * Starts the fake model and the Worker, runs (a), (s) and (s′), then (b) and (c) (or `only` (a), or (s)
+ * with (s′), `npm run bench -- http a [runs]`, `runs` times back to back), and stops both whatever happens.
  */
 export async function httpBench(options: { only?: "a" | "s"; runs?: number } = {}): Promise<void> {
   const fake = await startFakeModel();
@@ -28,12 +28,15 @@ export async function httpBench(options: { only?: "a" | "s"; runs?: number } = {
       pairedHeader(PAIRED);
       const { only } = options;
       if (only) {
-        for (let run = 0; run < (options.runs ?? 1); run++)
+        for (let run = 0; run < (options.runs ?? 1); run++) {
           await pairedFigure(client, only, PAIRED, `${only}${run}`);
+          if (only === "s") await pairedFigure(client, "s-streamed", PAIRED, `s-streamed${run}`);
+        }
         return;
       }
       await pairedFigure(client, "a", PAIRED);
       await pairedFigure(client, "s", PAIRED);
+      await pairedFigure(client, "s-streamed", PAIRED);
       await latencyBench(client, fake, { fast: { warmup: 5, rounds: 40 }, slow: { warmup: 2, rounds: 15 } });
       await throughputBench(client, { sessions: 100, turnsPerSession: 3, sequentialTurns: 30, rounds: 3 });
       if (client.resent > 0)

@@ -1,13 +1,13 @@
 /**
  * The HTTP benchmark's Worker: Baton's API for two one-agent apps (history bounded to 50 events, and
- * unbounded), a hand-written baseline turn at `POST /baseline/run`, and `POST /bench/seed` to grow a session.
+ * unbounded), a hand-written baseline turn at `POST /baseline/run` (streamed at `/baseline/run_sse`), and `POST /bench/seed` to grow a session.
  */
 import { LlmAgent } from "../../src/agents/llm-agent.js";
 import { createWorker } from "../../src/handlers/create-worker.js";
 import { openaiCompatible } from "../../src/models/openai-compatible-provider.js";
 import { defineApp } from "../../src/runner/app.js";
 import { bareModels } from "./bare-model.js";
-import { baselineTurn } from "./baseline.js";
+import { baselineSseTurn, baselineTurn } from "./baseline.js";
 import {
   AGENT_NAME,
   BARE_APP,
@@ -37,6 +37,7 @@ export default {
     if (request.method === "POST") {
       const { pathname } = new URL(request.url);
       if (pathname === "/baseline/run") return baselineTurn(request, env);
+      if (pathname === "/baseline/run_sse") return baselineSseTurn(request, env);
       if (pathname === "/bench/seed") return seedSession(request, env);
     }
     return baton.fetch(request, env, ctx);
