@@ -72,22 +72,28 @@ function chatModel(modelId: string, settings: { baseURL: string; apiKey?: string
     `ai-sdk/openai-compatible/${VERSION}`,
   );
   const headers = () => fixedHeaders;
-  const sdk = new OpenAICompatibleChatLanguageModel(modelId, {
+  const config = {
     provider: `${PROVIDER}.chat`,
-    url: ({ path }) => urlOf(path),
+    url: ({ path }: { path: string }) => urlOf(path),
     headers,
     includeUsage: true,
     errorStructure: ERRORS,
-    // A streamed request goes no further than this: Baton sends it and reads the answer.
-    transformRequestBody: (args, warnings) => {
-      if (args.stream === true) throw new StreamRequest(args, warnings ?? []);
-      return args;
-    },
-  });
+  };
+  const sdk = new OpenAICompatibleChatLanguageModel(modelId, config);
+  // A second SDK model builds streamed requests only: its request hook hands each back to Baton unsent.
+  // (Not one model deciding by `args.stream`: a provider option can set that key on any request.)
+  let requests: OpenAICompatibleChatLanguageModel | undefined;
+  const streamRequests = () =>
+    (requests ??= new OpenAICompatibleChatLanguageModel(modelId, {
+      ...config,
+      transformRequestBody: (args, warnings) => {
+        throw new StreamRequest(args, warnings ?? []);
+      },
+    }));
 
   async function streamRequest(options: LanguageModelV3CallOptions): Promise<StreamRequest> {
     try {
-      await sdk.doStream(options);
+      await streamRequests().doStream(options);
     } catch (thrown) {
       if (thrown instanceof StreamRequest) return thrown;
       throw thrown;

@@ -433,6 +433,21 @@ describe("openai-compatible streaming: Baton's reader against the AI SDK's", () 
     }); // SAFETY: matched just above as an APICallError.
   });
 
+  it("sends an unstreamed call whose provider options set `stream`, as the SDK does", async () => {
+    const completion = {
+      ...base,
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: "whole" }, finish_reason: "stop" }],
+    };
+    replies.push({ status: 200, pieces: [JSON.stringify(completion)] });
+    const result = await batonModel().doGenerate({
+      prompt,
+      providerOptions: { "openai-compatible": { stream: true } },
+    });
+    expect(result.content).toEqual([{ type: "text", text: "whole" }]);
+    expect(received[0]?.body).toMatchObject({ stream: true });
+  });
+
   it("stops reading when the caller cancels, and the server sees the connection close", async () => {
     const closed = new Promise<void>((resolve) => {
       replies.push({
