@@ -78,13 +78,19 @@ export function chatCompletionParts(
           controller.error(readFailure(error, context));
           return;
         }
-        if (read.done) {
-          parser.feed(decoder.decode());
-          answer.end();
-          controller.close();
-          return;
+        try {
+          if (!read.done) parser.feed(decoder.decode(read.value, { stream: true }));
+          else {
+            parser.feed(decoder.decode());
+            answer.end();
+            controller.close();
+            return;
+          }
+        } catch (error) {
+          // A chunk the answer cannot take fails the stream; the body is given up, as the SDK's pipe does.
+          await reader.cancel(error).catch(() => undefined);
+          throw error;
         }
-        parser.feed(decoder.decode(read.value, { stream: true }));
       }
     },
     cancel(reason) {

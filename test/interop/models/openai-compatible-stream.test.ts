@@ -258,6 +258,10 @@ describe("openai-compatible streaming: Baton's reader against the AI SDK's", () 
       ),
     ],
     [
+      "a tool call with neither an index nor a name",
+      sse(delta({ tool_calls: [{ id: "x", function: { arguments: "{}" } }] }), delta({}, "tool_calls")),
+    ],
+    [
       "an error chunk in the middle",
       sse(delta({ content: "Hal" }), { error: { message: "overloaded", code: 529 } }, delta({}, "stop")),
     ],
@@ -446,6 +450,21 @@ describe("openai-compatible streaming: Baton's reader against the AI SDK's", () 
     });
     expect(result.content).toEqual([{ type: "text", text: "whole" }]);
     expect(received[0]?.body).toMatchObject({ stream: true });
+  });
+
+  it("fails as the SDK does on a tool call it cannot place, and lets the connection go", async () => {
+    const closed = new Promise<void>((resolve) => {
+      const nameless = delta({ tool_calls: [{ id: "x", function: { arguments: "{}" } }] });
+      replies.push({ status: 200, pieces: [`data: ${JSON.stringify(nameless)}\n\n`], open: true });
+      server.once("request", (_req: IncomingMessage, res: ServerResponse) =>
+        res.once("close", () => resolve()),
+      );
+    });
+    const parts = await partsOf(batonModel(), {});
+    expect(parts.at(-1)).toEqual({
+      failed: "AI_InvalidResponseDataError: Expected 'function.name' to be a string.",
+    });
+    await closed;
   });
 
   it("stops reading when the caller cancels, and the server sees the connection close", async () => {
