@@ -30,23 +30,23 @@ const isBaselineRequest = (v: unknown): v is BaselineRequest =>
 
 const textOf = (e: Event): string => (e.content?.parts ?? []).map((p) => p.text ?? "").join("");
 
-/** The text delta of one streamed chunk, read defensively as `answerOf` reads a whole answer. */
-export function deltaOf(json: unknown): string {
+/**
+ * The text content of a chat completion's first choice, read defensively (no schema library on this
+ * path): its `message` in a whole answer, its `delta` in a streamed chunk.
+ */
+function choiceText(json: unknown, field: "message" | "delta"): string {
   if (typeof json !== "object" || json === null || !("choices" in json) || !Array.isArray(json.choices))
     return "";
-  const delta: unknown = json.choices[0]?.delta;
-  if (typeof delta !== "object" || delta === null || !("content" in delta)) return "";
-  return typeof delta.content === "string" ? delta.content : "";
+  const choice: unknown = json.choices[0]?.[field];
+  if (typeof choice !== "object" || choice === null || !("content" in choice)) return "";
+  return typeof choice.content === "string" ? choice.content : "";
 }
 
-/** The answer text of a chat completion, read defensively (no schema library on this path). */
-export function answerOf(json: unknown): string {
-  if (typeof json !== "object" || json === null || !("choices" in json) || !Array.isArray(json.choices))
-    return "";
-  const message: unknown = json.choices[0]?.message;
-  if (typeof message !== "object" || message === null || !("content" in message)) return "";
-  return typeof message.content === "string" ? message.content : "";
-}
+/** The answer text of a whole chat completion. */
+export const answerOf = (json: unknown): string => choiceText(json, "message");
+
+/** The text delta of one streamed chunk. */
+export const deltaOf = (json: unknown): string => choiceText(json, "delta");
 
 function event(
   invocationId: string,
