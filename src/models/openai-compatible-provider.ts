@@ -47,6 +47,9 @@ const ERRORS: ProviderErrorStructure<{ error: { message: string } }> = {
   errorToMessage: (data) => data.error.message,
 };
 
+/** A failed answer as the SDK reports one: an `APICallError` with the server's message and retry flag. */
+const failedResponse = createJsonErrorResponseHandler(ERRORS);
+
 /** A streamed call's request as the AI SDK built it, thrown from its request hook to stop it there. */
 class StreamRequest {
   constructor(
@@ -67,15 +70,14 @@ function chatModel(modelId: string, settings: { baseURL: string; apiKey?: string
   const urlOf = (path: string) => new URL(`${baseURL}${path}`).toString();
   const url = urlOf("/chat/completions");
   // The same on every call: built once (the SDK builds it per call, through a `Headers`).
-  const fixedHeaders = withUserAgentSuffix(
+  const headers = withUserAgentSuffix(
     settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {},
     `ai-sdk/openai-compatible/${VERSION}`,
   );
-  const headers = () => fixedHeaders;
   const config = {
     provider: `${PROVIDER}.chat`,
     url: ({ path }: { path: string }) => urlOf(path),
-    headers,
+    headers: () => headers,
     includeUsage: true,
     errorStructure: ERRORS,
   };
@@ -113,9 +115,9 @@ function chatModel(modelId: string, settings: { baseURL: string; apiKey?: string
       const { body, warnings } = await streamRequest(options);
       const { value, responseHeaders } = await postJsonToApi({
         url,
-        headers: combineHeaders(headers(), options.headers),
+        headers: combineHeaders(headers, options.headers),
         body,
-        failedResponseHandler: createJsonErrorResponseHandler(ERRORS),
+        failedResponseHandler: failedResponse,
         successfulResponseHandler: async ({ response }) => {
           if (response.body == null) throw new EmptyResponseBodyError({});
           return {
