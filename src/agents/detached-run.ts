@@ -2,6 +2,7 @@ import type { Content } from "../core/content.js";
 import { createEvent, type Event } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
 import type { Session } from "../core/session.js";
+import { withLazySignal } from "../core/signal-source.js";
 import type { StateMap } from "../core/state.js";
 import type { OpenSpan } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
@@ -31,20 +32,19 @@ export async function* runDetached(
     lastUpdateTime: services.clock.now() / 1000,
   };
   session.events.push(createEvent({ invocationId, author: "user", content: message }, services));
-  const { signal, plugins } = parent.runConfig;
+  const { plugins } = parent.runConfig;
   const ctx = new InvocationContext({
     invocationId,
     session,
     rootAgent: agent,
     agent,
     userContent: message,
-    // The caller's plugins too, as ADK's AgentTool passes its runner's plugins on.
-    runConfig: {
-      streaming: false,
-      maxLlmCalls: parent.runConfig.maxLlmCalls,
-      ...(signal ? { signal } : {}),
-      ...(plugins ? { plugins } : {}),
-    },
+    // The caller's plugins and signal too, as ADK's AgentTool passes its runner's plugins on.
+    runConfig: withLazySignal(
+      { streaming: false, maxLlmCalls: parent.runConfig.maxLlmCalls, ...(plugins ? { plugins } : {}) },
+      "signal",
+      parent.runConfig,
+    ),
     services,
   });
   // Same trace as the caller: its spans nest under `parentSpan` (the calling tool's), else the caller's agent.

@@ -3,6 +3,7 @@ import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { newEventId, newFunctionCallId } from "../core/ids.js";
 import { DEFAULT_RETRY, type LlmRequest, type LlmResponse } from "../core/llm.js";
+import { withLazySignal } from "../core/signal-source.js";
 import { ATTR, NO_ATTRIBUTES, type OpenSpan } from "../core/trace.js";
 import { resolveTransfer } from "../transfer/resolve-transfer.js";
 import { CallbackContext } from "./callback-context.js";
@@ -65,12 +66,12 @@ async function modelResponses(
     span.set(attributes);
   };
   try {
-    const responses = services.models.call(spec, request, {
+    const callOptions = {
       streaming: runConfig.streaming,
       retry: { ...DEFAULT_RETRY, ...agent.config.retry },
       services: { ...services, sleep },
-      ...(runConfig.signal ? { signal: runConfig.signal } : {}),
-    });
+    };
+    const responses = services.models.call(spec, request, withLazySignal(callOptions, "signal", runConfig));
     if (runConfig.streaming) return streamed(responses, record, after, recover);
     const answered: LlmResponse[] = [];
     for await (const response of responses) {

@@ -1,4 +1,5 @@
 import type { ModelPort } from "../core/ports.js";
+import { withLazySignal } from "../core/signal-source.js";
 import { callModel } from "./call-model.js";
 import type { ModelProvider } from "./model-provider.js";
 import { ModelRegistry } from "./model-registry.js";
@@ -13,15 +14,21 @@ import { ModelRegistry } from "./model-registry.js";
 export function aiSdkModelPort(providers: readonly ModelProvider[] | ModelRegistry = []): ModelPort {
   const registry = providers instanceof ModelRegistry ? providers : new ModelRegistry(providers);
   return {
-    call(spec, request, { streaming, retry, signal, services }) {
-      return callModel(registry.resolve(spec, services.env), request, {
+    call(spec, request, options) {
+      const { streaming, retry, services } = options;
+      const callOptions = {
         streaming,
         retry,
         sleep: services.sleep,
         random: services.random,
         now: () => services.clock.now(),
-        ...(signal ? { signal } : {}),
-      });
+      };
+      // The turn's signal is passed on unread: it is made only if the model asks for it (core/signal-source.ts).
+      return callModel(
+        registry.resolve(spec, services.env),
+        request,
+        withLazySignal(callOptions, "signal", options),
+      );
     },
     resolve: (spec, env) => registry.resolve(spec, env),
   };

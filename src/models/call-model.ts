@@ -41,31 +41,40 @@ export function callModel(
   request: LlmRequest,
   options: CallModelOptions,
 ): AsyncIterable<LlmResponse> {
-  const callOptions = toCallOptions(request, options.signal);
-  const retry = { ...options, provider: model.provider };
+  // `options` is passed on whole, not spread: a spread would read (and so make) the turn's signal.
+  const callOptions = toCallOptions(request, options);
+  const { provider } = model;
   if (options.streaming) {
-    return withRetries(async function* () {
-      const aggregator = new StreamAggregator(model.modelId);
-      const { stream } = await model.doStream(callOptions);
-      // Leaving the loop early cancels the stream.
-      for await (const part of stream) {
-        const partial = aggregator.add(part);
-        if (partial) yield partial;
-      }
-      yield aggregator.result();
-    }, retry);
+    return withRetries(
+      async function* () {
+        const aggregator = new StreamAggregator(model.modelId);
+        const { stream } = await model.doStream(callOptions);
+        // Leaving the loop early cancels the stream.
+        for await (const part of stream) {
+          const partial = aggregator.add(part);
+          if (partial) yield partial;
+        }
+        yield aggregator.result();
+      },
+      options,
+      provider,
+    );
   }
   return single(() =>
-    retried(async () => {
-      const result = await model.doGenerate(callOptions);
-      return finalResponse({
-        parts: partsOf(result.content),
-        finishReason: result.finishReason,
-        usage: result.usage,
-        modelVersion: result.response?.modelId ?? model.modelId,
-        streaming: false,
-        groundingMetadata: groundingMetadataOf(result.providerMetadata),
-      });
-    }, retry),
+    retried(
+      async () => {
+        const result = await model.doGenerate(callOptions);
+        return finalResponse({
+          parts: partsOf(result.content),
+          finishReason: result.finishReason,
+          usage: result.usage,
+          modelVersion: result.response?.modelId ?? model.modelId,
+          streaming: false,
+          groundingMetadata: groundingMetadataOf(result.providerMetadata),
+        });
+      },
+      options,
+      provider,
+    ),
   );
 }

@@ -20,6 +20,7 @@ import {
   type ToolDeclaration,
 } from "../core/llm.js";
 import { hasMemo, memoized } from "../core/memo.js";
+import { type SignalSource, withLazySignal } from "../core/signal-source.js";
 import { hasKeys } from "../core/state.js";
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: "assistant" }>["content"][number];
@@ -296,13 +297,19 @@ const PROVIDER_TOOL_IDS: Readonly<Record<GeminiBuiltInTool, { id: `google.${stri
 export const toProviderTools = (builtIns: readonly GeminiBuiltInTool[] = []): LanguageModelV3ProviderTool[] =>
   builtIns.map((builtIn) => ({ type: "provider", ...PROVIDER_TOOL_IDS[builtIn], args: {} }));
 
-/** The full call options for `doGenerate`/`doStream`: the model is offered tools, never made to use one. */
-export function toCallOptions(request: LlmRequest, signal?: AbortSignal): LanguageModelV3CallOptions {
+/**
+ * The full call options for `doGenerate`/`doStream`: the model is offered tools, never made to use one. Their
+ * `abortSignal` reads `signals.signal` when the model reads it (`core/signal-source.ts`).
+ */
+export function toCallOptions(
+  request: LlmRequest,
+  signals?: SignalSource<AbortSignal>,
+): LanguageModelV3CallOptions {
   const tools = [...toTools(request.tools), ...toProviderTools(request.builtInTools)];
-  return {
+  const options: LanguageModelV3CallOptions = {
     ...toCallSettings(request.config ?? {}),
     prompt: toPrompt(request.systemInstruction, request.contents),
     ...(tools.length > 0 ? { tools, toolChoice: { type: "auto" } } : {}),
-    ...(signal ? { abortSignal: signal } : {}),
   };
+  return signals ? withLazySignal(options, "abortSignal", signals) : options;
 }

@@ -77,11 +77,12 @@ export function retryDelayMs(error: unknown, attempt: number, options: RetryOpti
 async function retryOrThrow(
   error: unknown,
   tries: number,
-  options: RetryOptions & { provider: string },
+  options: RetryOptions,
+  provider: string,
   final = false,
 ): Promise<void> {
   if (final || !shouldRetry(error, tries, options)) {
-    throw toModelError(error, { provider: options.provider, attempts: tries });
+    throw toModelError(error, { provider, attempts: tries });
   }
   await options.sleep(retryDelayMs(error, tries, options));
 }
@@ -93,7 +94,8 @@ async function retryOrThrow(
  */
 export async function* withRetries<T>(
   attempt: () => AsyncIterable<T>,
-  options: RetryOptions & { provider: string },
+  options: RetryOptions,
+  provider: string,
 ): AsyncGenerator<T> {
   for (let tries = 1; ; tries++) {
     let yielded = false;
@@ -104,7 +106,7 @@ export async function* withRetries<T>(
       }
       return;
     } catch (error) {
-      await retryOrThrow(error, tries, options, yielded);
+      await retryOrThrow(error, tries, options, provider, yielded);
     }
   }
 }
@@ -112,13 +114,14 @@ export async function* withRetries<T>(
 /** `withRetries` for a call that answers once (no stream): the same policy and failures, as one promise. */
 export async function retried<T>(
   attempt: () => Promise<T>,
-  options: RetryOptions & { provider: string },
+  options: RetryOptions,
+  provider: string,
 ): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();
     } catch (error) {
-      await retryOrThrow(error, tries, options);
+      await retryOrThrow(error, tries, options, provider);
     }
   }
 }

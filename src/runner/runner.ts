@@ -6,6 +6,7 @@ import { newInvocationId } from "../core/ids.js";
 import type { RunRequest, RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
 import type { SessionStore } from "../core/session-store.js";
+import { withLazySignal } from "../core/signal-source.js";
 import { type StateMap, scopesOfKeys, TEMP_PREFIX, unionScopes } from "../core/state.js";
 import type { OpenSpan, TurnTrace } from "../core/trace.js";
 import { findAgentToRun } from "../router/find-agent-to-run.js";
@@ -153,12 +154,15 @@ export class Runner {
         rootAgent,
         agent: chosen,
         userContent: userEvent.content ?? request.newMessage,
-        runConfig: {
-          streaming: request.streaming ?? false,
-          maxLlmCalls: this.app.maxLlmCalls ?? 500,
-          ...(this.app.plugins ? { plugins: this.app.plugins } : {}),
-          signal: cancel.signal,
-        },
+        runConfig: withLazySignal(
+          {
+            streaming: request.streaming ?? false,
+            maxLlmCalls: this.app.maxLlmCalls ?? 500,
+            ...(this.app.plugins ? { plugins: this.app.plugins } : {}),
+          },
+          "signal",
+          cancel,
+        ),
         services: this.services,
       });
       if (trace) {

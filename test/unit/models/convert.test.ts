@@ -171,10 +171,19 @@ describe("toTools and toCallOptions", () => {
 
   it("offers tools with automatic tool choice and passes the abort signal", () => {
     const signal = new AbortController().signal;
-    const options = toCallOptions({ config: {}, systemInstruction: "", contents: [], tools: [tool] }, signal);
+    let reads = 0;
+    const source = {
+      get signal() {
+        reads++;
+        return signal;
+      },
+    };
+    const options = toCallOptions({ config: {}, systemInstruction: "", contents: [], tools: [tool] }, source);
     expect(options.toolChoice).toEqual({ type: "auto" });
     expect(options.tools).toHaveLength(1);
+    expect(reads).toBe(0);
     expect(options.abortSignal).toBe(signal);
+    expect(reads).toBe(1);
   });
 
   it("sends no tool fields when there are no tools", () => {
