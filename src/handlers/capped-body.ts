@@ -26,12 +26,17 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: numb
 /**
  * Reads every request body before anything answers (auth refusals included), capped at `maxBytes`: an
  * oversized one gets `tooLarge` once its rest has been read and dropped; otherwise the request goes on
- * with the bytes in hand, so handlers read them as usual (`c.req.text()`, `arrayBuffer()`, `raw`).
+ * with the bytes in hand, so handlers read them as usual (`c.req.text()`, `arrayBuffer()`, `raw`). A body
+ * its `Content-Length` bounds within `maxBytes` goes on as it came (`boundedBy`): nothing to cap or drain.
  */
 export function cappedBody(maxBytes: number, tooLarge: (c: Context) => Response): MiddlewareHandler {
   return async (c, next) => {
     const raw = c.req.raw;
     if (raw.body === null || raw.bodyUsed || read.has(raw)) return next();
+    if (boundedBy(raw.headers, maxBytes)) {
+      read.add(raw);
+      return next();
+    }
     const bytes = await readCapped(raw.body, maxBytes);
     if (bytes === null) return tooLarge(c);
     // GET and HEAD cannot carry a body onward: it was read, so the connection is clean, and it is dropped.
@@ -42,5 +47,23 @@ export function cappedBody(maxBytes: number, tooLarge: (c: Context) => Response)
   };
 }
 
-/** Requests whose body a `cappedBody` already read (a second one, mounted for all paths, lets them pass). */
+/**
+ * Whether the body is bounded by its framing already: a plain `Content-Length` within `maxBytes`, with no
+ * `Transfer-Encoding` or `Content-Encoding` beside it. HTTP delivers exactly that many bytes (whatever
+ * else the sender writes is another request), so reading it here first would only copy it, and an answer
+ * given before the handler reads it leaves nothing arriving on the connection. Anything else (chunked, a
+ * coded body, a length over the cap or unreadable) is read and capped.
+ */
+function boundedBy(headers: Headers, maxBytes: number): boolean {
+  const length = headers.get("content-length");
+  if (length === null || !/^\d{1,16}$/.test(length) || Number(length) > maxBytes) return false;
+  if (headers.has("transfer-encoding")) return false;
+  const coding = headers.get("content-encoding");
+  return coding === null || coding.trim().toLowerCase() === "identity";
+}
+
+/**
+ * Requests whose body a `cappedBody` already read, or found bounded within its cap (a second one, mounted for
+ * all paths with a smaller cap, lets them pass).
+ */
 const read = new WeakSet<Request>();

@@ -1,9 +1,10 @@
 import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
+import { errorFrame } from "../core/sse-frames.js";
 import type { RunRequest } from "../runner/runner.js";
 import { type SessionStoreEnv, sessionObjectName } from "../session/do-store.js";
-import { jsonLines } from "../session/feed-lines.js";
-import type { TurnLine } from "../session/object-turns.js";
+import { jsonLines, passedOn } from "../session/feed-lines.js";
+import { lineError, type TurnLine } from "../session/object-turns.js";
 import { remote, unwrap } from "../session/rpc-result.js";
 
 /**
@@ -33,6 +34,31 @@ export async function startObjectTurn(
   );
 }
 
+/**
+ * `/run_sse`'s turn in its session's object: the object frames the events itself and the Worker passes the
+ * bytes on as they come (`passedOn`), with no line read or event parsed here. Refusals reject before any
+ * frame; a stream that breaks ends with its error frame; a client that leaves ends the stream, as
+ * `startObjectTurn`'s does. `undefined` when the object's isolate has no host of that name.
+ */
+export async function startObjectSse(
+  env: SessionStoreEnv & Record<string, unknown>,
+  host: string,
+  appName: string,
+  run: Omit<RunRequest, "signal">,
+  functionCallEventId: string | undefined,
+): Promise<ReadableStream<Uint8Array> | undefined> {
+  const key = { appName, userId: run.userId, sessionId: run.sessionId };
+  const session = remote(env.SESSIONS.getByName(sessionObjectName(key)));
+  const sse = { functionCallEventId };
+  const begun = unwrap(await session.runTurn({ host, appName, run, vars: stringVars(env), sse }));
+  if (!begun) return undefined;
+  // A streamed turn answers on its stream from the start, with no lines before it (`ObjectTurns.run`).
+  if (!begun.rest)
+    throw new BatonError("internal", "The session object answered a streamed turn with no stream");
+  const { stream, streamId } = begun.rest;
+  return passedOn(stream, () => session.stopTurnStream(streamId), errorFrame);
+}
+
 async function* inOrder(first: Event[], rest: AsyncGenerator<Event>): AsyncGenerator<Event> {
   yield* first;
   yield* rest;
@@ -44,8 +70,7 @@ function eventOf(value: unknown): Event {
   // object checked them as it stored them, and a second zod pass per event would cost each turn's stream.
   const line = value as TurnLine;
   if ("event" in line) return line.event;
-  const { code, name, message } = line.error;
-  throw code === undefined ? Object.assign(new Error(message), { name }) : new BatonError(code, message);
+  throw lineError(line.error);
 }
 
 /** The Worker's string vars and secrets: what the object's env takes from its caller (`ObjectTurnRequest`). */

@@ -1,5 +1,7 @@
 import { type TaskFeedEntry, TaskFeedEntrySchema } from "../core/task-store.js";
 
+const encoder = new TextEncoder();
+
 /**
  * Reads an NDJSON byte stream of feed entries (what `SessionObject.followTask` returns), checked by zod.
  * A reader that stops early asks the writer to end the stream (`stop`) and reads it out: cancelling a
@@ -42,6 +44,41 @@ export async function* jsonLines<T>(
   }
 }
 
+/**
+ * A byte stream from a Durable Object passed on chunk for chunk, nothing read out of it (a turn the object
+ * frames itself). A reader that leaves before its end ends it as `jsonLines` does (`stop`, then drained); a
+ * stream that breaks ends with the bytes of `broken(error)`.
+ */
+export function passedOn(
+  stream: ReadableStream<Uint8Array>,
+  stop: () => Promise<void>,
+  broken: (error: unknown) => string,
+): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  let ended = false;
+  let left = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: Uint8Array | undefined;
+      try {
+        const next = await reader.read();
+        ended = next.done;
+        chunk = next.value;
+      } catch (error) {
+        ended = true;
+        chunk = encoder.encode(broken(error));
+      }
+      if (left) return;
+      if (chunk !== undefined) controller.enqueue(chunk);
+      if (ended) controller.close();
+    },
+    async cancel() {
+      left = true;
+      if (!ended) await endEarly(reader, stop);
+    },
+  });
+}
+
 /** Ends a stream the reader leaves before its end: by the writer when it can (then drained), else cancelled. */
 async function endEarly(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -60,18 +97,23 @@ async function endEarly(
   await drain().catch(() => undefined);
 }
 
-const encoder = new TextEncoder();
+/** One NDJSON line of `value`. */
+const ndjson = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
 /**
  * An NDJSON byte stream that a writer fills while its reader is there (what `jsonLines` reads); once the
  * reader left, lines are dropped. `onClose` runs once, when the writer closes it or the reader cancels.
+ * `render` writes each line's text (NDJSON by default; a turn streamed for `/run_sse`, its SSE frames).
  */
 export class LineStream<T> {
   readonly readable: ReadableStream<Uint8Array>;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #open = true;
 
-  constructor(private readonly onClose: () => void) {
+  constructor(
+    private readonly onClose: () => void,
+    private readonly render: (line: T) => string = ndjson,
+  ) {
     this.readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#controller = controller;
@@ -83,7 +125,7 @@ export class LineStream<T> {
   send(line: T): void {
     if (!this.#open) return;
     try {
-      this.#controller?.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      this.#controller?.enqueue(encoder.encode(this.render(line)));
     } catch {
       this.#closed();
     }

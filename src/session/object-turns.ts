@@ -1,5 +1,6 @@
 import { BatonError, type ErrorCode } from "../core/errors.js";
 import type { Event } from "../core/event.js";
+import { errorFrame, framesText } from "../core/sse-frames.js";
 import type { ScheduledConcern } from "./alarm-dispatcher.js";
 import { LineStream } from "./feed-lines.js";
 import type { ResumedTurn } from "./resume-concern.js";
@@ -124,7 +125,8 @@ export class ObjectTurns {
       let rest: LineStream<TurnLine> | undefined;
       const spill = (): LineStream<TurnLine> => {
         const streamId = crypto.randomUUID();
-        const stream = new LineStream<TurnLine>(() => this.#streams.delete(streamId));
+        const close = () => this.#streams.delete(streamId);
+        const stream = new LineStream<TurnLine>(close, input.sse && sseText(input.sse.functionCallEventId));
         this.#streams.set(streamId, () => stream.close());
         rest = stream;
         resolve({ lines, rest: { stream: stream.readable, streamId } });
@@ -205,6 +207,28 @@ export class ObjectTurns {
     return this.#env.env;
   }
 }
+
+/** The failure a `TurnLine` reports, as the error it was (a `BatonError` with its code, or a named `Error`). */
+export function lineError(error: { code?: ErrorCode; name: string; message: string }): Error {
+  const { code, name, message } = error;
+  return code === undefined ? Object.assign(new Error(message), { name }) : new BatonError(code, message);
+}
+
+/**
+ * A line as `/run_sse` frames it: an event's frames, or the error frame of the failure that ended the turn,
+ * the same text the Worker made of the line before (`handlers/sse-response.ts`).
+ */
+const sseText =
+  (functionCallEventId: string | undefined) =>
+  (line: TurnLine): string => {
+    try {
+      return "event" in line
+        ? framesText(line.event, functionCallEventId)
+        : errorFrame(lineError(line.error));
+    } catch (error) {
+      return errorFrame(error);
+    }
+  };
 
 const wireError = (error: unknown): { code?: ErrorCode; name: string; message: string } => ({
   ...(error instanceof BatonError ? { code: error.code } : {}),

@@ -15,6 +15,11 @@ export interface ObjectTurnRequest {
    * env) still runs its turns with its own.
    */
   vars: Record<string, string>;
+  /**
+   * The turn is read as `/run_sse` answers it: its stream carries the events' SSE frames, made here
+   * (`core/sse-frames.ts`), and the Worker passes them on as they come. Lines otherwise (NDJSON).
+   */
+  sse?: { functionCallEventId?: string | undefined };
 }
 
 /**

@@ -46,4 +46,22 @@ describe("request bodies are read with a byte cap before anything answers", () =
     expect(res.status).toBe(413);
     expect((await res.json()) as unknown).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
   });
+
+  it("hands a body on as it came when its Content-Length is within the limit, and refuses one over it", async () => {
+    const { call } = setup();
+    const under = "a".repeat(MAX_BODY_BYTES);
+    const passed = call("/run", {
+      method: "POST",
+      body: under,
+      headers: { "content-length": String(under.length) },
+    });
+    expect((await expectJson<{ detail: string }>(passed, 400)).detail).toBe("The body is not valid JSON.");
+    const over = "a".repeat(MAX_BODY_BYTES + 1);
+    const refused = call("/run", {
+      method: "POST",
+      body: over,
+      headers: { "content-length": String(over.length) },
+    });
+    expect((await expectJson<{ code: string }>(refused, 413)).code).toBe("payload_too_large");
+  });
 });
