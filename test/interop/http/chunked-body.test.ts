@@ -42,43 +42,11 @@ async function answered(path: string, agent: http.Agent | false, timeoutMs: numb
   });
 }
 
-/** POSTs `bytes` of JSON-ish text as a chunked body (no Content-Length), in 64 KiB chunks. */
-function postChunked(path: string, bytes: number, agent: http.Agent) {
-  return new Promise<{ status: number | string; body: string }>((resolve) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
-      },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          body += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on("error", (error) => resolve({ status: error.message, body: "" }));
-    const chunk = Buffer.alloc(64 * 1024, "a");
-    let sent = 0;
-    const write = () => {
-      while (sent < bytes) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", write);
-      }
-      req.end();
-    };
-    write();
-  });
-}
-
-/** POSTs `bytes` with a `Content-Length`, written in 64 KiB pieces as the socket takes them. */
-function postSized(path: string, bytes: number, agent: http.Agent) {
+/**
+ * POSTs `bytes` of JSON-ish text in 64 KiB pieces as the socket takes them: `chunked` (no Content-Length)
+ * or `sized` (with one).
+ */
+function post(path: string, bytes: number, agent: http.Agent, framing: "chunked" | "sized") {
   return new Promise<{ status: number | string }>((resolve) => {
     const req = http.request(
       {
@@ -87,7 +55,12 @@ function postSized(path: string, bytes: number, agent: http.Agent) {
         path,
         method: "POST",
         agent,
-        headers: { "content-type": "application/json", "content-length": String(bytes) },
+        headers: {
+          "content-type": "application/json",
+          ...(framing === "chunked"
+            ? { "transfer-encoding": "chunked" }
+            : { "content-length": String(bytes) }),
+        },
       },
       (res) => {
         res.resume();
@@ -140,7 +113,7 @@ describe("a chunked body over the limit under real wrangler dev", () => {
     it(`answers 413 on ${path}, and the next request on the same connection within a second`, async () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        const refused = await postChunked(path, TWO_MB, agent);
+        const refused = await post(path, TWO_MB, agent, "chunked");
         expect(refused.status).toBe(413);
         const next = await answered("/health", agent, 10_000);
         expect(next.status).toBe(200);
@@ -163,7 +136,7 @@ describe("a body within the limit, under real wrangler dev", () => {
     it(`answers ${status} on ${path} to 900 KiB, and the next request on the connection at once`, async () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        const answer = await postSized(path, 900 * 1024, agent);
+        const answer = await post(path, 900 * 1024, agent, "sized");
         expect(answer.status).toBe(status);
         const next = await answered("/health", agent, 10_000);
         expect(next.status).toBe(200);
@@ -177,7 +150,7 @@ describe("a body within the limit, under real wrangler dev", () => {
   it("answers 413 to a Content-Length over the limit, and the next request on the connection at once", async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      expect((await postSized("/run", TWO_MB, agent)).status).toBe(413);
+      expect((await post("/run", TWO_MB, agent, "sized")).status).toBe(413);
       const next = await answered("/health", agent, 10_000);
       expect(next.status).toBe(200);
       expect(next.ms).toBeLessThan(1000);
