@@ -6,6 +6,7 @@ import { type SessionStoreEnv, sessionObjectName } from "../session/do-store.js"
 import { jsonLines, passedOn } from "../session/feed-lines.js";
 import { lineError, type TurnLine } from "../session/object-turns.js";
 import { remote, unwrap } from "../session/rpc-result.js";
+import type { ObjectTurnRequest } from "../session/turn-hosts.js";
 
 /**
  * Runs the turn in its session's Durable Object (decision 040) and answers its events as the object
@@ -21,11 +22,9 @@ export async function startObjectTurn(
   run: Omit<RunRequest, "signal">,
   toEnd?: boolean,
 ): Promise<AsyncIterable<Event> | Event[] | undefined> {
-  const key = { appName, userId: run.userId, sessionId: run.sessionId };
-  const session = remote(env.SESSIONS.getByName(sessionObjectName(key)));
-  const begun = unwrap(await session.runTurn({ host, appName, run, vars: stringVars(env) }, toEnd));
-  if (!begun) return undefined;
-  const { lines, rest } = begun;
+  const started = await beginInObject(env, { host, appName, run }, toEnd);
+  if (!started) return undefined;
+  const { session, lines, rest } = started;
   const first = lines.map((text) => eventOf(JSON.parse(text)));
   if (!rest) return first;
   return inOrder(
@@ -47,16 +46,28 @@ export async function startObjectSse(
   run: Omit<RunRequest, "signal">,
   functionCallEventId: string | undefined,
 ): Promise<ReadableStream<Uint8Array> | undefined> {
+  const started = await beginInObject(env, { host, appName, run, sse: { functionCallEventId } });
+  if (!started) return undefined;
+  const { session, rest } = started;
+  // A streamed turn answers on its stream from the start, with no lines before it (`ObjectTurns.run`).
+  if (!rest) throw new BatonError("internal", "The session object answered a streamed turn with no stream");
+  return passedOn(rest.stream, () => session.stopTurnStream(rest.streamId), errorFrame);
+}
+
+/**
+ * Begins the turn in its session's object with the Worker's string vars: the object (to stop its stream
+ * later) and its answer, or `undefined` when the object's isolate has no host of that name.
+ */
+async function beginInObject(
+  env: SessionStoreEnv & Record<string, unknown>,
+  request: Omit<ObjectTurnRequest, "vars">,
+  toEnd?: boolean,
+) {
+  const { appName, run } = request;
   const key = { appName, userId: run.userId, sessionId: run.sessionId };
   const session = remote(env.SESSIONS.getByName(sessionObjectName(key)));
-  const sse = { functionCallEventId };
-  const begun = unwrap(await session.runTurn({ host, appName, run, vars: stringVars(env), sse }));
-  if (!begun) return undefined;
-  // A streamed turn answers on its stream from the start, with no lines before it (`ObjectTurns.run`).
-  if (!begun.rest)
-    throw new BatonError("internal", "The session object answered a streamed turn with no stream");
-  const { stream, streamId } = begun.rest;
-  return passedOn(stream, () => session.stopTurnStream(streamId), errorFrame);
+  const begun = unwrap(await session.runTurn({ ...request, vars: stringVars(env) }, toEnd));
+  return begun ? { session, ...begun } : undefined;
 }
 
 async function* inOrder(first: Event[], rest: AsyncGenerator<Event>): AsyncGenerator<Event> {
