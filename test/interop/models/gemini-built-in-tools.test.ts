@@ -1,7 +1,5 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   BuiltInCodeExecutor,
   googleMapsGrounding,
@@ -17,11 +15,10 @@ import { defineApp } from "../../../src/runner/app.js";
 import { Runner } from "../../../src/runner/runner.js";
 import { InMemorySessionStore } from "../../../src/session/in-memory-store.js";
 import { collect, testServices, text } from "../../unit/support/run-helpers.js";
+import { localServer } from "../support/local-server.js";
 
 /** A Gemini API stand-in on 127.0.0.1: it records each request and answers with a grounded reply. */
 const received: Array<{ url: string; body: Record<string, unknown> }> = [];
-let server: Server;
-let baseUrl: string;
 
 /** Fields @ai-sdk/google's schema of the metadata knows (it drops others, such as a chunk's `domain`). */
 const GROUNDING = {
@@ -54,14 +51,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   res.end(JSON.stringify(answer));
 }
 
-beforeAll(async () => {
-  server = createServer((req, res) => void handle(req, res));
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1beta`; // SAFETY: a TCP listen gives an AddressInfo
-});
-
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const local = localServer(handle);
+const baseUrl = () => `${local.origin()}/v1beta`;
 
 beforeEach(() => {
   received.length = 0;
@@ -73,7 +64,7 @@ let sessions = 0;
 async function turn(agent: LlmAgent, streaming: boolean) {
   const services = {
     ...testServices(),
-    env: { GOOGLE_GENERATIVE_AI_API_KEY: "test-key", GOOGLE_GENERATIVE_AI_BASE_URL: baseUrl },
+    env: { GOOGLE_GENERATIVE_AI_API_KEY: "test-key", GOOGLE_GENERATIVE_AI_BASE_URL: baseUrl() },
     models: aiSdkModelPort([google()]),
   };
   const store = new InMemorySessionStore({ clock: services.clock, ids: services.ids });

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type {
@@ -7,8 +7,9 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
+import { localServer } from "../support/local-server.js";
 
 /**
  * Baton reads a streamed Chat Completions answer itself (one stream, not the SDK's five). These tests hold
@@ -28,8 +29,6 @@ interface Reply {
 
 const replies: Reply[] = [];
 const received: Array<{ headers: IncomingMessage["headers"]; body: unknown }> = [];
-let server: Server;
-let baseURL: string;
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let raw = "";
@@ -44,14 +43,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (!reply.open) res.end();
 }
 
-beforeAll(async () => {
-  server = createServer((req, res) => void handle(req, res));
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`; // SAFETY: a TCP listen gives an AddressInfo
-});
-
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const local = localServer(handle);
+const baseURL = () => `${local.origin()}/v1`;
 
 beforeEach(() => {
   replies.length = 0;
@@ -60,13 +53,16 @@ beforeEach(() => {
 
 const MODEL = "org/model:latest";
 const sdkModel = (): LanguageModelV3 =>
-  createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey: "k", includeUsage: true }).chatModel(
-    MODEL,
-  );
+  createOpenAICompatible({
+    name: "openai-compatible",
+    baseURL: baseURL(),
+    apiKey: "k",
+    includeUsage: true,
+  }).chatModel(MODEL);
 const batonModel = (): LanguageModelV3 =>
   openaiCompatible().model(
     MODEL,
-    { OPENAI_COMPATIBLE_BASE_URL: baseURL, OPENAI_COMPATIBLE_API_KEY: "k" },
+    { OPENAI_COMPATIBLE_BASE_URL: baseURL(), OPENAI_COMPATIBLE_API_KEY: "k" },
     `openai-compatible:${MODEL}`,
   );
 
@@ -456,7 +452,7 @@ describe("openai-compatible streaming: Baton's reader against the AI SDK's", () 
     const closed = new Promise<void>((resolve) => {
       const nameless = delta({ tool_calls: [{ id: "x", function: { arguments: "{}" } }] });
       replies.push({ status: 200, pieces: [`data: ${JSON.stringify(nameless)}\n\n`], open: true });
-      server.once("request", (_req: IncomingMessage, res: ServerResponse) =>
+      local.server.once("request", (_req: IncomingMessage, res: ServerResponse) =>
         res.once("close", () => resolve()),
       );
     });
@@ -474,7 +470,7 @@ describe("openai-compatible streaming: Baton's reader against the AI SDK's", () 
         pieces: [`data: ${JSON.stringify(delta({ content: "first" }))}\n\n`],
         open: true,
       });
-      server.once("request", (_req: IncomingMessage, res: ServerResponse) =>
+      local.server.once("request", (_req: IncomingMessage, res: ServerResponse) =>
         res.once("close", () => resolve()),
       );
     });

@@ -1,11 +1,10 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { LlmRequest, LlmResponse } from "../../../src/core/llm.js";
 import { callModel } from "../../../src/models/call-model.js";
 import { ModelRegistry } from "../../../src/models/model-registry.js";
 import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
+import { localServer } from "../support/local-server.js";
 
 const registry = new ModelRegistry([openaiCompatible()]);
 
@@ -14,8 +13,6 @@ type Reply = { status: number; json: unknown } | { status: 200; sse: unknown[] }
 
 const replies: Reply[] = [];
 const received: Array<{ url: string; auth: string | undefined; body: Record<string, unknown> }> = [];
-let server: Server;
-let baseUrl: string;
 
 const completion = (message: Record<string, unknown>, finishReason: string) => ({
   id: "chatcmpl-1",
@@ -54,21 +51,15 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   res.end(JSON.stringify(reply.json));
 }
 
-beforeAll(async () => {
-  server = createServer((req, res) => void handle(req, res));
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`; // SAFETY: a TCP listen gives an AddressInfo
-});
-
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const local = localServer(handle);
+const baseUrl = () => `${local.origin()}/v1`;
 
 beforeEach(() => {
   replies.length = 0;
   received.length = 0;
 });
 
-const env = () => ({ OPENAI_COMPATIBLE_BASE_URL: baseUrl, OPENAI_COMPATIBLE_API_KEY: "test-key" });
+const env = () => ({ OPENAI_COMPATIBLE_BASE_URL: baseUrl(), OPENAI_COMPATIBLE_API_KEY: "test-key" });
 const slept: number[] = [];
 const run = (streaming: boolean) => ({
   streaming,
