@@ -1,12 +1,11 @@
-import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import { errorFrame } from "../core/sse-frames.js";
 import type { RunRequest } from "../runner/runner.js";
 import { type SessionStoreEnv, sessionObjectName } from "../session/do-store.js";
 import { jsonLines, passedOn } from "../session/feed-lines.js";
 import { lineError, type TurnLine } from "../session/object-turns.js";
-import { remote, unwrap } from "../session/rpc-result.js";
-import type { ObjectTurnRequest } from "../session/turn-hosts.js";
+import { type RpcResult, remote, unwrap } from "../session/rpc-result.js";
+import { type ObjectTurnRequest, SSE_CONTENT_TYPE, SSE_TURN_URL } from "../session/turn-hosts.js";
 
 /**
  * Runs the turn in its session's Durable Object (decision 040) and answers its events as the object
@@ -34,10 +33,12 @@ export async function startObjectTurn(
 }
 
 /**
- * `/run_sse`'s turn in its session's object: the object frames the events itself and the Worker passes the
- * bytes on as they come (`passedOn`), with no line read or event parsed here. Refusals reject before any
- * frame; a stream that breaks ends with its error frame; a client that leaves ends the stream, as
- * `startObjectTurn`'s does. `undefined` when the object's isolate has no host of that name.
+ * `/run_sse`'s turn in its session's object, asked for over the object's `fetch` (decision 045): the object
+ * frames the events itself and its response body streams them here, passed on as they come (`passedOn`),
+ * nothing read out of them. Refusals reject before any frame; a stream that breaks ends with its error
+ * frame; a client that leaves cancels the object's body, and the turn runs on. `undefined` when the
+ * object's isolate has no host of that name. Nothing of it is kept in the request's `waitUntil`: the
+ * response's body is open as long as the passing on runs.
  */
 export async function startObjectSse(
   env: SessionStoreEnv & Record<string, unknown>,
@@ -46,13 +47,28 @@ export async function startObjectSse(
   run: Omit<RunRequest, "signal">,
   functionCallEventId: string | undefined,
 ): Promise<ReadableStream<Uint8Array> | undefined> {
-  const started = await beginInObject(env, { host, appName, run, sse: { functionCallEventId } });
-  if (!started) return undefined;
-  const { session, rest } = started;
-  // A streamed turn answers on its stream from the start, with no lines before it (`ObjectTurns.run`).
-  if (!rest) throw new BatonError("internal", "The session object answered a streamed turn with no stream");
-  return passedOn(rest.stream, () => session.stopTurnStream(rest.streamId), errorFrame);
+  const request: ObjectTurnRequest = {
+    host,
+    appName,
+    run,
+    vars: stringVars(env),
+    sse: { functionCallEventId },
+  };
+  const answer = await sessionOf(env, appName, run).fetch(SSE_TURN_URL, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(request),
+  });
+  if (answer.body && answer.headers.get("content-type") === SSE_CONTENT_TYPE) {
+    return passedOn(answer.body, errorFrame);
+  }
+  // SAFETY: any other answer is the JSON of the `RpcResult` `ObjectTurns.sse` made: a refusal, or `null`.
+  return unwrap((await answer.json()) as RpcResult<null>) ?? undefined;
 }
+
+/** The stub of the turn's session object. */
+const sessionOf = (env: SessionStoreEnv, appName: string, run: Omit<RunRequest, "signal">) =>
+  env.SESSIONS.getByName(sessionObjectName({ appName, userId: run.userId, sessionId: run.sessionId }));
 
 /**
  * Begins the turn in its session's object with the Worker's string vars: the object (to stop its stream
@@ -63,9 +79,7 @@ async function beginInObject(
   request: Omit<ObjectTurnRequest, "vars">,
   toEnd?: boolean,
 ) {
-  const { appName, run } = request;
-  const key = { appName, userId: run.userId, sessionId: run.sessionId };
-  const session = remote(env.SESSIONS.getByName(sessionObjectName(key)));
+  const session = remote(sessionOf(env, request.appName, request.run));
   const begun = unwrap(await session.runTurn({ ...request, vars: stringVars(env) }, toEnd));
   return begun ? { session, ...begun } : undefined;
 }

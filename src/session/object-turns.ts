@@ -6,7 +6,7 @@ import { LineStream } from "./feed-lines.js";
 import type { ResumedTurn } from "./resume-concern.js";
 import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionObject } from "./session-object.js";
-import { type ObjectTurnRequest, turnHost } from "./turn-hosts.js";
+import { type ObjectTurnRequest, SSE_CONTENT_TYPE, turnHost } from "./turn-hosts.js";
 
 /** One line of a turn's stream from its object: an event, or the failure that ended the turn. */
 export type TurnLine = { event: Event } | { error: { code?: ErrorCode; name: string; message: string } };
@@ -147,6 +147,19 @@ export class ObjectTurns {
       this.options.keepAlive(this.#drain(turn, sink));
     });
     return ok(await answer);
+  }
+
+  /**
+   * `/run_sse`'s turn, asked for over the object's `fetch` (decision 045): its SSE frames as the response
+   * body, which workerd streams to the Worker with no RPC stream between; a refusal, or `null` for a host
+   * this isolate lacks, as the `RpcResult`'s JSON. A reader that leaves cancels the body, which ends the
+   * stream here; the turn runs on.
+   */
+  async sse(input: ObjectTurnRequest): Promise<Response> {
+    const begun = await this.run({ ...input, sse: input.sse ?? {} });
+    const stream = begun.ok ? begun.value?.rest?.stream : undefined;
+    if (!stream) return Response.json(begun.ok ? ok(null) : begun);
+    return new Response(stream, { headers: { "content-type": SSE_CONTENT_TYPE } });
   }
 
   /**

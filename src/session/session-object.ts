@@ -38,7 +38,7 @@ import { migrate } from "./sql.js";
 import { reportTask } from "./task-index-report.js";
 import { pushQueueOf, TaskPushConfigs } from "./task-push.js";
 import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
-import type { ObjectTurnRequest } from "./turn-hosts.js";
+import { type ObjectTurnRequest, SSE_TURN_URL } from "./turn-hosts.js";
 import { TurnWrites } from "./turn-writes.js";
 import { waitingConcern } from "./waiting-turns.js";
 
@@ -225,6 +225,19 @@ export class SessionObject extends DurableObject {
    */
   runTurn(input: ObjectTurnRequest, toEnd?: boolean): Promise<RpcResult<ObjectTurnLines | null>> {
     return this.#running.run(input, toEnd);
+  }
+
+  /**
+   * The object's one HTTP route: `/run_sse`'s turn (`SSE_TURN_URL`, decision 045), whose frames stream
+   * back as the response body. Everything else the object does is RPC.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.method !== "POST" || request.url !== SSE_TURN_URL)
+      return Response.json({ detail: "Not Found" }, { status: 404 });
+    // SAFETY: only a Worker holding this object's binding can reach its fetch; the body is the JSON of the
+    // `ObjectTurnRequest` its `/run_sse` built (`startObjectSse`), as an RPC would pass it.
+    const input = (await request.json()) as ObjectTurnRequest;
+    return this.#running.sse(input);
   }
 
   /** Ends the stream `runTurn` answered from the reader's side (a client that left); the turn runs on. */

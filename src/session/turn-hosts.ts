@@ -23,6 +23,16 @@ export interface ObjectTurnRequest {
 }
 
 /**
+ * Where a session object's `fetch` takes `/run_sse`'s turn (decision 045): a `POST` of the
+ * `ObjectTurnRequest`'s JSON, answered with the turn's SSE frames as the response body. The host part is
+ * never resolved: a stub's `fetch` goes to its object whatever the URL names.
+ */
+export const SSE_TURN_URL = "https://session-object/turns/sse";
+
+/** The content type of the object's answer that streams the turn; any other answer is an `RpcResult`'s JSON. */
+export const SSE_CONTENT_TYPE = "text/event-stream";
+
+/**
  * What runs a turn inside a session's object: `createWorker` registers one for its apps. `start` begins
  * the turn in `env` (refusals throw before any event) and returns its events; `keepAlive` holds work that
  * must outlive the turn's stream (trace export); `inside` is the object it runs in (named as the store
