@@ -30,14 +30,17 @@ interface Delivery {
   duplicate: boolean;
 }
 
-/** New deliveries, each a fresh issue (so no two turns share a session), with 5% resends mixed in. */
+/**
+ * New deliveries, each a fresh issue (so no two turns share a session), with resends mixed in: every
+ * twentieth delivery (5% exactly) repeats a random earlier one.
+ */
 function plan(count: number): Delivery[] {
   const run = randomUUID().slice(0, 8);
   const fresh: Delivery[] = [];
   const all: Delivery[] = [];
   for (let i = 0; i < count; i++) {
     const earlier = fresh[Math.floor(Math.random() * fresh.length)];
-    if (earlier && Math.random() < DUPLICATE_SHARE) {
+    if (earlier && (i + 1) % Math.round(1 / DUPLICATE_SHARE) === 0) {
       all.push({ ...earlier, duplicate: true });
       continue;
     }
