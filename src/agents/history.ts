@@ -156,7 +156,7 @@ export function buildContents(
   options: HistoryOptions,
 ): Content[] {
   const first = events[0];
-  if (options.includeContents === "none" || first === undefined || !hasMemo(first))
+  if (options.includeContents === "none" || first === undefined || !hasMemo(first) || windows.has(events))
     return fullHistory(events, agentName, options).contents;
   const histories = memoized(first, HISTORIES, () => new Map<string, KeptHistory>());
   const key = `${agentName}\u0000${options.branch ?? ""}`;
@@ -170,6 +170,19 @@ export function buildContents(
   }
   histories.set(key, built.kept);
   return readFromLog(built.contents, built.kept);
+}
+
+/** Event arrays that hold only the newest events of a longer session (`markWindowed`). */
+const windows = new WeakSet<readonly Event[]>();
+
+/**
+ * Marks `events` as a window onto the newest events of a session that may hold more (an app's
+ * `maxHistoryEvents`): `buildContents` then reads it whole and keeps nothing. What it keeps lives in the
+ * memo slot of the array's first event, and a window's first event moves on with every turn, so what was
+ * kept would never be read again, yet would live as long as that stored event (~2.6 KB a turn).
+ */
+export function markWindowed(events: readonly Event[]): void {
+  windows.add(events);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { markWindowed } from "../agents/history.js";
 import { InvocationContext } from "../agents/invocation-context.js";
 import { pluginScopes } from "../agents/plugins.js";
 import { asAgentError, BatonError, errorFields } from "../core/errors.js";
@@ -119,6 +120,8 @@ export class Runner {
       scopes,
       admission,
     );
+    // A full window may begin past the session's first event, and begins later with every turn.
+    if (window !== undefined && session.events.length >= window.numRecentEvents) markWindowed(session.events);
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
     const turnEvent = stored ?? userEvent;
     const trace = this.tracing ? this.startTrace(key, turnEvent, resumed, startedAt) : undefined;
