@@ -21,9 +21,10 @@ export async function startObjectTurn(
   run: Omit<RunRequest, "signal">,
   toEnd?: boolean,
 ): Promise<AsyncIterable<Event> | Event[] | undefined> {
-  const started = await beginInObject(env, { host, appName, run }, toEnd);
-  if (!started) return undefined;
-  const { session, lines, rest } = started;
+  const session = remote(sessionOf(env, appName, run));
+  const begun = unwrap(await session.runTurn({ host, appName, run, vars: stringVars(env) }, toEnd));
+  if (!begun) return undefined;
+  const { lines, rest } = begun;
   const first = lines.map((text) => eventOf(JSON.parse(text)));
   if (!rest) return first;
   return inOrder(
@@ -69,20 +70,6 @@ export async function startObjectSse(
 /** The stub of the turn's session object. */
 const sessionOf = (env: SessionStoreEnv, appName: string, run: Omit<RunRequest, "signal">) =>
   env.SESSIONS.getByName(sessionObjectName({ appName, userId: run.userId, sessionId: run.sessionId }));
-
-/**
- * Begins the turn in its session's object with the Worker's string vars: the object (to stop its stream
- * later) and its answer, or `undefined` when the object's isolate has no host of that name.
- */
-async function beginInObject(
-  env: SessionStoreEnv & Record<string, unknown>,
-  request: Omit<ObjectTurnRequest, "vars">,
-  toEnd?: boolean,
-) {
-  const session = remote(sessionOf(env, request.appName, request.run));
-  const begun = unwrap(await session.runTurn({ ...request, vars: stringVars(env) }, toEnd));
-  return begun ? { session, ...begun } : undefined;
-}
 
 async function* inOrder(first: Event[], rest: AsyncGenerator<Event>): AsyncGenerator<Event> {
   yield* first;
