@@ -15,7 +15,6 @@ import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { userText } from "../src/core/content.js";
-import { Runner } from "../src/defaults.js";
 import { emptyState } from "../src/evals/empty-state.js";
 import { evalSetFileText, parseEvalSetFile } from "../src/evals/eval-file.js";
 import type { EvalCase, EvalMetric, EvalSet } from "../src/evals/eval-set.js";
@@ -25,6 +24,7 @@ import { resolveMetrics } from "../src/evals/metrics.js";
 import { metricsFromConfig, reportLines } from "../src/evals/report.js";
 import { DEFAULT_EVAL_USER_ID, runEvalSet } from "../src/evals/run-eval.js";
 import type { App } from "../src/runner/app.js";
+import { Runner } from "../src/services/defaults.js";
 import { InMemorySessionStore } from "../src/session/in-memory-store.js";
 
 const DEFAULT_MODULE = "src/demo/app.ts";

@@ -9,12 +9,13 @@ export {
   createWorker,
   type WorkerOptions,
 } from "./handlers/create-worker.js";
-export { DurableObjectMemoryService, type MemoryEnv } from "./session/do-memory.js";
+export { DurableObjectMemoryService, type MemoryEnv } from "./memory/do-memory.js";
+export { AppObject } from "./objects/app-object.js";
+export { SessionObject } from "./objects/session-object.js";
+export { TurnObject } from "./objects/turn-object.js";
+export { UserObject } from "./objects/user-object.js";
 export {
   DurableObjectSessionStore,
   type DurableObjectSessionStoreOptions,
   type SessionStoreEnv,
 } from "./session/do-store.js";
-export { AppObject, UserObject } from "./session/scope-objects.js";
-export { SessionObject } from "./session/session-object.js";
-export { TurnObject } from "./webhooks/turn-object.js";

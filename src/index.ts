@@ -188,11 +188,8 @@ export type {
   VerifyInput,
   WebhookDefinition,
 } from "./core/webhook.js";
-export { type BatonRunnerOptions, defaultServices, Runner } from "./defaults.js";
 export { InMemoryMemoryService } from "./memory/in-memory-memory.js";
-export { aiSdkModelPort } from "./models/ai-sdk-model-port.js";
 export type { ModelProvider } from "./models/model-provider.js";
-export { ModelRegistry } from "./models/model-registry.js";
 export { type ReplayAppSource, replayApp } from "./replay/replay-app.js";
 export { adkReplayPlugin } from "./replay/replay-plugin.js";
 export type { AgentNode, TransferPolicy } from "./router/agent-node.js";
@@ -209,6 +206,8 @@ export type { RunnerOptions, RunRequest } from "./runner/runner.js";
 export type { AgentRuntime, RuntimeStep, RuntimeTool, RuntimeTurn } from "./runtimes/agent-runtime.js";
 export { type AiSdkRuntimeOptions, aiSdkRuntime } from "./runtimes/ai-sdk-runtime.js";
 export { RuntimeAgent, type RuntimeAgentConfig } from "./runtimes/runtime-agent.js";
+export { type BatonRunnerOptions, defaultServices, Runner } from "./services/defaults.js";
+export { aiSdkModelPort, ModelRegistry } from "./services/model-registry.js";
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from "./session/in-memory-store.js";
 export { AGENT_NAME_PARAM, TRANSFER_TOOL_NAME } from "./transfer/constants.js";
 export { resolveTransfer, type TransferResolution } from "./transfer/resolve-transfer.js";

@@ -11,9 +11,9 @@
  */
 import { createParser } from "eventsource-parser";
 import { type Event, emptyActions } from "../../src/core/event.js";
-import { sessionObjectName } from "../../src/session/do-store.js";
-import { type Remote, remote } from "../../src/session/rpc-result.js";
-import type { SessionObject } from "../../src/session/session-object.js";
+import type { SessionObject } from "../../src/objects/session-object.js";
+import { sessionObjectName } from "../../src/storage/object-names.js";
+import { type Remote, remote } from "../../src/storage/rpc-result.js";
 import { AGENT_NAME, type BenchEnv, BOUNDED_APP, HISTORY_BOUND, hasFields } from "./bench-env.js";
 
 const LEASE_TTL_MS = 120_000;

@@ -4,10 +4,10 @@
  * Everything else of the object is Baton's, untouched.
  */
 import { createEvent, type Event } from "../../src/core/event.js";
-import { sessionObjectName } from "../../src/session/do-store.js";
-import { type Remote, remote } from "../../src/session/rpc-result.js";
-import { SessionObject } from "../../src/session/session-object.js";
+import { SessionObject } from "../../src/objects/session-object.js";
 import { INSERT_EVENT, TOUCH_SESSION } from "../../src/session/session-sql.js";
+import { sessionObjectName } from "../../src/storage/object-names.js";
+import { type Remote, remote } from "../../src/storage/rpc-result.js";
 import { AGENT_NAME, type BenchEnv, hasFields } from "./bench-env.js";
 
 /** Baton's `SessionObject` plus `seed`; the bench wrangler.toml binds SESSIONS to it. */

@@ -5,8 +5,8 @@
 import { LlmAgent } from "../../src/agents/llm-agent.js";
 import { userText } from "../../src/core/content.js";
 import type { Event } from "../../src/core/event.js";
-import { Runner } from "../../src/defaults.js";
 import { type App, defineApp } from "../../src/runner/app.js";
+import { Runner } from "../../src/services/defaults.js";
 import { InMemorySessionStore } from "../../src/session/in-memory-store.js";
 import { answeringModel, transferringModel } from "./zero-model.js";
 

@@ -3,7 +3,7 @@
  * unbounded and bounded) runs a block of turns per round, the cases' order shuffled each round (seeded),
  * plus a fixed reference workload. Prints one JSON line: each case's turn times and the reference's.
  */
-import type { Runner } from "../../src/defaults.js";
+import type { Runner } from "../../src/services/defaults.js";
 import { benchApps, conversation, timedTurn } from "./bench-tree.js";
 import { reference } from "./reference.js";
 import { SessionPool } from "./session-pool.js";

@@ -46,6 +46,8 @@ export interface BeginTurnOptions {
 export const CANCEL_MESSAGES = {
   canceled: "The turn was canceled by the client.",
   interrupted: "The turn was interrupted by a newer message.",
+  /** Recorded in place of a refused append when a canceled A2A task's turn tries to go on. */
+  taskCanceled: "The turn was canceled by the client (A2A tasks/cancel).",
 } as const;
 
 /** What `beginTurn` hands the runner: the session as of the user event, and the lease to append with. */

@@ -3,8 +3,9 @@
  * Durable Object (its SQLite `eval_documents` table). Both keep the JSON text `eval-sets.ts` writes.
  */
 import { BatonError } from "../core/errors.js";
-import { remote } from "../session/rpc-result.js";
-import type { AppObject } from "../session/scope-objects.js";
+import type { AppObject } from "../objects/app-object.js";
+import { appObjectName } from "../storage/object-names.js";
+import { remote } from "../storage/rpc-result.js";
 import { assertDocumentSize, type EvalDocumentKind, type EvalDocumentStore } from "./eval-store.js";
 
 /** The bindings the eval stores look for, in order of preference. */
@@ -67,7 +68,7 @@ export class DurableObjectEvalStore implements EvalDocumentStore {
   constructor(private readonly apps: DurableObjectNamespace<AppObject>) {}
 
   private app(appName: string) {
-    return remote(this.apps.getByName(JSON.stringify([appName])));
+    return remote(this.apps.getByName(appObjectName(appName)));
   }
 
   get(appName: string, kind: EvalDocumentKind, id: string): Promise<string | null> {

@@ -1,11 +1,12 @@
 import type { Event } from "../core/event.js";
 import { errorFrame } from "../core/sse-frames.js";
 import type { RunRequest } from "../runner/runner.js";
-import { type SessionStoreEnv, sessionObjectName } from "../session/do-store.js";
-import { jsonLines, passedOn } from "../session/feed-lines.js";
-import { lineError, type TurnLine } from "../session/object-turns.js";
-import { type RpcResult, remote, unwrap } from "../session/rpc-result.js";
-import { type ObjectTurnRequest, SSE_CONTENT_TYPE, SSE_TURN_URL } from "../session/turn-hosts.js";
+import type { SessionStoreEnv } from "../session/do-store.js";
+import { jsonLines, passedOn } from "../storage/feed-lines.js";
+import { sessionObjectName } from "../storage/object-names.js";
+import { type RpcResult, remote, unwrap } from "../storage/rpc-result.js";
+import { lineError, type TurnLine } from "../turns/object-turns.js";
+import { type ObjectTurnRequest, SSE_CONTENT_TYPE, SSE_TURN_URL } from "../turns/turn-hosts.js";
 
 /**
  * Runs the turn in its session's Durable Object (decision 040) and answers its events as the object

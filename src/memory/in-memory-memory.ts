@@ -7,7 +7,7 @@ import {
   type SearchMemoryResponse,
 } from "../core/memory.js";
 import type { Session } from "../core/session.js";
-import { directMemories, type MemoryRow, sessionMemories } from "../session/memory-rows.js";
+import { directMemories, type MemoryRow, sessionMemories } from "./memory-rows.js";
 
 /**
  * ADK's `InMemoryMemoryService` for Node and tests: each (app, user) its own list; a memory matches when

@@ -9,7 +9,7 @@ import {
   type SearchMemoryResponse,
 } from "../core/memory.js";
 import type { Session } from "../core/session.js";
-import { directMemories, type MemoryRow, sessionMemories } from "../session/memory-rows.js";
+import { directMemories, type MemoryRow, sessionMemories } from "./memory-rows.js";
 
 /** The part of a Vectorize index binding (wrangler `[[vectorize]]`) the service uses. */
 export type MemoryIndex = Pick<Vectorize, "upsert" | "query" | "deleteByIds">;

@@ -1,18 +1,14 @@
 import type { ModelPort } from "../core/ports.js";
 import { withLazySignal } from "../core/signal-source.js";
 import { callModel } from "./call-model.js";
-import type { ModelProvider } from "./model-provider.js";
-import { ModelRegistry } from "./model-registry.js";
+import type { ProviderRegistry } from "./model-registry.js";
 
 /**
- * The model port over the AI SDK: `provider:model` strings resolve through the given providers (plus the
- * built-in `demo`) configured from the invocation's env, model objects pass through, and calls retry with
- * the invocation's sleep, randomness and clock (`callModel`).
- * @example
- * const runner = new Runner({ app, sessionStore, services: { models: aiSdkModelPort([openai()]) } });
+ * The model port over the AI SDK: `provider:model` strings resolve through `registry`'s providers,
+ * configured from the invocation's env, model objects pass through, and calls retry with the invocation's
+ * sleep, randomness and clock (`callModel`). The public `aiSdkModelPort` adds the built-in `demo:`.
  */
-export function aiSdkModelPort(providers: readonly ModelProvider[] | ModelRegistry = []): ModelPort {
-  const registry = providers instanceof ModelRegistry ? providers : new ModelRegistry(providers);
+export function modelPortOver(registry: ProviderRegistry): ModelPort {
   return {
     call(spec, request, options) {
       const { streaming, retry, services } = options;

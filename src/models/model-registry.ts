@@ -2,11 +2,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { BatonError } from "../core/errors.js";
 import type { ModelObject, ModelSpec } from "../core/llm.js";
 import type { Env } from "../core/ports.js";
-import { createDemoModel } from "../demo/model.js";
 import { type ModelProvider, modelConfigError } from "./model-provider.js";
-
-/** The built-in `demo:` provider: deterministic and offline, so it costs nothing to ship. */
-const DEMO: ModelProvider = { name: "demo", model: (modelId) => createDemoModel(modelId) };
 
 /** Baton's own providers by prefix, with the function their entry exports: named in the unknown-prefix error. */
 const BATON_PROVIDERS: Readonly<Record<string, string>> = {
@@ -23,14 +19,12 @@ function isV3Model(spec: ModelObject): spec is LanguageModelV3 {
 }
 
 /**
- * The providers a Worker or runner registered, by prefix; `demo` is always there. Turns `provider:model`
- * strings (agents' `model`, Agent Config YAML's `model:`) into AI SDK models and keeps each env's models.
- * @example
- * const models = new ModelRegistry([openaiCompatible(), google()]);
- * models.resolve("google:gemini-2.5-flash", env); // needs env.GOOGLE_GENERATIVE_AI_API_KEY
+ * The providers a Worker or runner registered, by prefix. Turns `provider:model` strings (agents' `model`,
+ * Agent Config YAML's `model:`) into AI SDK models and keeps each env's models. The public
+ * `ModelRegistry` (`services/model-registry.ts`) is this with the built-in `demo:` provider first.
  */
-export class ModelRegistry {
-  /** The registered prefixes, `demo` first. */
+export class ProviderRegistry {
+  /** The registered prefixes, in order. */
   readonly names: readonly string[];
   readonly #providers = new Map<string, ModelProvider>();
   // Building a provider model costs about a millisecond (schemas are made in its constructor), so each
@@ -38,7 +32,7 @@ export class ModelRegistry {
   readonly #models = new WeakMap<Env, Map<string, LanguageModelV3>>();
 
   constructor(providers: readonly ModelProvider[] = []) {
-    for (const provider of [DEMO, ...providers]) {
+    for (const provider of providers) {
       if (!/^[A-Za-z0-9_.-]+$/.test(provider.name))
         throw new BatonError(
           "invalid_config",

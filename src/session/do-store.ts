@@ -22,13 +22,15 @@ import {
 } from "../core/state.js";
 import { keepStoredBytes } from "../core/stored-size.js";
 import type { TurnTrace } from "../core/trace.js";
-import { jsonLines } from "./feed-lines.js";
+import type { AppObject } from "../objects/app-object.js";
+import type { BeginTurnInput, SessionObject, TurnBegun } from "../objects/session-object.js";
+import type { UserObject } from "../objects/user-object.js";
+import { jsonLines } from "../storage/feed-lines.js";
+import { appObjectName, sessionObjectName, userObjectName } from "../storage/object-names.js";
+import { local, ok, type Remote, type RpcResult, remote, unwrap } from "../storage/rpc-result.js";
 import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
-import { local, ok, type Remote, type RpcResult, remote, unwrap } from "./rpc-result.js";
-import type { AppObject, UserObject } from "./scope-objects.js";
-import type { BeginTurnInput, SessionObject, TurnBegun } from "./session-object.js";
 
 /** The bindings the store needs (wrangler `durable_objects.bindings`), plus the optional lease length. */
 export interface SessionStoreEnv {
@@ -61,10 +63,6 @@ export interface DurableObjectSessionStoreOptions {
 const isolateEventCache = new IsolateEventCache();
 
 type ScopeDeltas = Pick<ScopedDelta, "app" | "user">;
-
-/** The name of a session's `SessionObject`: the JSON of its key tuple, so no two keys share a name. */
-export const sessionObjectName = (key: SessionKey): string =>
-  JSON.stringify([key.appName, key.userId, key.sessionId]);
 
 /**
  * The `SessionStore` on Durable Objects: one `SessionObject` per session, one `UserObject` per (app, user)
@@ -294,11 +292,11 @@ export class DurableObjectSessionStore implements SessionStore {
   }
 
   #user(appName: string, userId: string) {
-    return remote(this.#env.USERS.getByName(JSON.stringify([appName, userId])));
+    return remote(this.#env.USERS.getByName(userObjectName(appName, userId)));
   }
 
   #app(appName: string) {
-    return remote(this.#env.APPS.getByName(JSON.stringify([appName])));
+    return remote(this.#env.APPS.getByName(appObjectName(appName)));
   }
 }
 

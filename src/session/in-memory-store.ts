@@ -1,3 +1,4 @@
+import { InMemoryTasks } from "../a2a/tasks/in-memory-tasks.js";
 import { BatonError } from "../core/errors.js";
 import { createEvent, type Event, EventSchema } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
@@ -17,7 +18,6 @@ import { hasKeys, mergeScopedState, type StateMap, splitStateDelta } from "../co
 import type {
   PushConfig,
   PushConfigSaved,
-  PushNotice,
   TaskKey,
   TaskListQuery,
   TaskPayload,
@@ -26,70 +26,23 @@ import type {
   TaskWriteOptions,
 } from "../core/task-store.js";
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
+import { jsonLines } from "../storage/feed-lines.js";
 import { selectWindow } from "./event-window.js";
-import { jsonLines } from "./feed-lines.js";
-import { InMemoryTasks } from "./in-memory-tasks.js";
-import { InvocationFeeds, missedEvents } from "./invocation-feeds.js";
+import { missedEvents } from "./invocation-feeds.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
-import { persistedEvent, sharingEmptyMaps } from "./persisted-event.js";
-import { CANCELED_TURN_MESSAGE } from "./task-rules.js";
-import { TurnSignals } from "./turn-signals.js";
 
-export interface InMemorySessionStoreOptions {
-  /** Judges lease expiry and stamps `lastUpdateTime` on create. Defaults to `Date.now`. */
-  clock?: Clock;
-  /** Generates session ids and lease tokens. Defaults to `crypto.randomUUID`. */
-  ids?: IdSource;
-  /** How long a turn's lease lives without an append. Defaults to 120 s. */
-  leaseTtlMs?: number;
-  /**
-   * Gets each stored task write once per push config of its task: A2A push notifications in Node, where
-   * there is no queue (`directPush` from `@baton-agents/core` delivers them with bounded retries).
-   */
-  onPush?: (notice: PushNotice) => void;
-  /**
-   * Keep each turn's trace (the last 50 turns of a session), for `listTraces` and the dev UI's trace view.
-   * Off by default (decision 041): a Node process keeps only sessions, as ADK's in-memory session service
-   * does, and a runner on a store that keeps no traces records none. A Durable Object store always keeps them.
-   */
-  traces?: boolean;
-}
-
-interface StoredSession {
-  id: string;
-  state: StateMap;
-  events: Event[];
-  eventIds: Set<string>;
-  lastUpdateTime: number;
-  lease: Lease | null;
-  traces: TurnTrace[];
-  /** The running turn, canceled leases, cancel watchers and waiting turns (as a session object keeps them). */
-  signals: TurnSignals;
-  feeds: InvocationFeeds;
-}
+export type { InMemorySessionStoreOptions } from "./in-memory-records.js";
 
 const encoder = new TextEncoder();
 
-/** The last pair's key: a turn's reads and writes ask for the same one several times. */
-let lastScope = { appName: "", userId: "", key: "0:" };
-
-/**
- * One string for an app and user pair, unambiguous (the app's length leads) and cheap: it is asked for on
- * every read and write, so the last one is kept (the same string again also keeps its hash for the map).
- */
-function scopeKey(appName: string, userId: string): string {
-  if (lastScope.appName === appName && lastScope.userId === userId) return lastScope.key;
-  const key = `${appName.length}:${appName}${userId}`;
-  lastScope = { appName, userId, key };
-  return key;
-}
-
-/** The app and user a `scopeKey` was made of. */
-function scopeOf(key: string): { appName: string; userId: string } {
-  const colon = key.indexOf(":");
-  const end = colon + 1 + Number(key.slice(0, colon));
-  return { appName: key.slice(colon + 1, end), userId: key.slice(end) };
-}
+import {
+  type InMemorySessionStoreOptions,
+  newStoredSession,
+  type StoredSession,
+  scopeKey,
+  scopeOf,
+} from "./in-memory-records.js";
+import { persistedEvent, sharingEmptyMaps } from "./persisted-event.js";
 
 /**
  * A `SessionStore` and `TaskStore` in process memory, for tests and Node. Stored events and state values are
@@ -125,17 +78,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     if (owned.has(id)) throw new BatonError("session_exists", `Session ${id} already exists`);
     // The caller's initial state is copied once, then frozen like every stored value.
     const split = splitStateDelta(deepFreeze(structuredClone(request.state ?? {})));
-    const stored: StoredSession = {
-      id,
-      state: split.session,
-      events: [],
-      eventIds: new Set(),
-      lastUpdateTime: this.#clock.now() / 1000,
-      lease: null,
-      traces: [],
-      signals: new TurnSignals(),
-      feeds: new InvocationFeeds(),
-    };
+    const stored = newStoredSession(id, split.session, this.#clock.now() / 1000);
     // Seeds are checked before anything is written, so a refused seed leaves no trace.
     const seeds = (request.events ?? []).filter((event) => !event.partial);
     const seen = new Set<string>();
@@ -175,7 +118,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     if (stored.lease && options?.lease !== undefined) stored.lease.expiresAt = now + this.#leaseTtlMs;
     if (this.#tasks.canceledBy(key, event.invocationId) !== undefined) {
       const { invocationId, author } = event;
-      this.#stop(key, stored, options?.lease, { invocationId, author }, CANCELED_TURN_MESSAGE);
+      this.#stop(key, stored, options?.lease, { invocationId, author }, CANCEL_MESSAGES.taskCanceled);
       throw canceledTurn(key);
     }
     const appended = this.#append(key, stored, event);
@@ -330,7 +273,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     const written = this.#tasks.write(key, write, options);
     const running = this.#find(key)?.signals.running;
     if (written.ok && options.cancel && running?.invocationId === written.record.invocationId)
-      await this.cancelTurn(key, CANCELED_TURN_MESSAGE);
+      await this.cancelTurn(key, CANCEL_MESSAGES.taskCanceled);
     return written;
   }
 

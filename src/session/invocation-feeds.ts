@@ -1,5 +1,5 @@
 import type { Event } from "../core/event.js";
-import { LineStream } from "./feed-lines.js";
+import { LineStream } from "../storage/feed-lines.js";
 
 interface Follower {
   invocationId: string;

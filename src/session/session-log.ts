@@ -4,11 +4,12 @@ import { deepFreeze } from "../core/frozen.js";
 import type { SessionKey } from "../core/session.js";
 import type { EventWindow } from "../core/session-store.js";
 import { type StateMap, splitStateDelta } from "../core/state.js";
+import { ok, type RpcResult, refuse } from "../storage/rpc-result.js";
+import { readState, writeState } from "../storage/state-table.js";
 import { CacheLedger } from "./cache-ledger.js";
 import { windowLimit } from "./event-window.js";
 import type { Lease } from "./lease.js";
 import { persistedEvent } from "./persisted-event.js";
-import { ok, type RpcResult, refuse } from "./rpc-result.js";
 import { type CachedRow, SessionCache } from "./session-cache.js";
 import { metaOf, notFound, readable, recordOf, type SessionRecord } from "./session-records.js";
 import {
@@ -21,7 +22,6 @@ import {
   SET_LEASE,
   TOUCH_SESSION,
 } from "./session-sql.js";
-import { readState, writeState } from "./state-table.js";
 
 /** Counts the UTF-8 bytes of each row written, for the turn's trace (`core/stored-size.ts`). */
 const encoder = new TextEncoder();

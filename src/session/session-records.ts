@@ -3,8 +3,8 @@ import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Session } from "../core/session.js";
 import type { BeginTurnOptions, EventWindow } from "../core/session-store.js";
+import { type RpcResult, refuse } from "../storage/rpc-result.js";
 import type { HeldRows, WindowRows } from "./held-rows.js";
-import { type RpcResult, refuse } from "./rpc-result.js";
 import type { SessionCache, SessionMeta } from "./session-cache.js";
 import type { SessionRow } from "./session-sql.js";
 

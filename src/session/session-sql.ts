@@ -2,54 +2,8 @@ import * as z from "zod";
 import { type Event, EventSchema } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
 import { type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
+import { Command, parseJson, Query } from "../storage/sql.js";
 import type { CachedRow } from "./session-cache.js";
-import { REMINDER_TABLE_SQL } from "./session-reminders.js";
-import { Command, parseJson, Query } from "./sql.js";
-import { STATE_TABLE_SQL } from "./state-table.js";
-import { PUSH_CONFIG_TABLE_SQL } from "./task-push.js";
-import { TASK_TABLES_SQL } from "./task-sql.js";
-import { WAITING_TURNS_SQL } from "./waiting-turns.js";
-
-/**
- * The session object's schema, as migration steps (step i takes version i to i + 1). Events are ordered by
- * `seq`, the append sequence, never by their timestamps. The single `session` row holds the key, times and lease.
- * Step 2 adds the A2A tasks (`task-sql.ts`).
- */
-export const SESSION_SQL_SCHEMA: readonly string[] = [
-  `CREATE TABLE session (
-     id INTEGER PRIMARY KEY CHECK (id = 1),
-     app_name TEXT NOT NULL,
-     user_id TEXT NOT NULL,
-     session_id TEXT NOT NULL,
-     created_at REAL NOT NULL,
-     last_update_time REAL NOT NULL,
-     lease_token TEXT,
-     lease_expires_at INTEGER
-   );
-   ${STATE_TABLE_SQL}
-   CREATE TABLE events (
-     seq INTEGER PRIMARY KEY,
-     id TEXT NOT NULL UNIQUE,
-     timestamp REAL NOT NULL,
-     json TEXT NOT NULL
-   );`,
-  TASK_TABLES_SQL,
-  // Step 3: each turn's trace (decision 014), written by endTurn, the last few kept.
-  `CREATE TABLE traces (
-     seq INTEGER PRIMARY KEY,
-     invocation_id TEXT NOT NULL,
-     json TEXT NOT NULL
-   );`,
-  // Step 4: the session's epoch (decision 025), new each time the session is created; a row made before
-  // this step reads its creation time as its epoch.
-  "ALTER TABLE session ADD COLUMN epoch TEXT;",
-  // Step 5: reminders an agent set (decision 036), fired by the object's alarm.
-  REMINDER_TABLE_SQL,
-  // Step 6: the push configs of the A2A tasks (decision 039).
-  PUSH_CONFIG_TABLE_SQL,
-  // Step 7: the turns waiting in the session's line (double-texting `enqueue`, decision 028).
-  WAITING_TURNS_SQL,
-];
 
 const SessionRowSchema = z.object({
   app_name: z.string(),

@@ -1,7 +1,7 @@
 import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
-import { type Remote, remote } from "../session/rpc-result.js";
-import type { TurnObject } from "./turn-object.js";
+import type { TurnObject } from "../objects/turn-object.js";
+import { type Remote, remote } from "../storage/rpc-result.js";
 import type { NewTurnRecord, TurnOrigin, TurnRecord, TurnStatus } from "./turn-record.js";
 
 /** The binding that holds the turn shards (wrangler `durable_objects.bindings`). */

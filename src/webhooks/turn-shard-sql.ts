@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { Command, parseJson, Query } from "../session/sql.js";
+import { Command, parseJson, Query } from "../storage/sql.js";
 import { type TurnRecord, TurnRecordSchema } from "./turn-record.js";
 
 /**

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { Command, Query } from "../session/sql.js";
+import { Command, Query } from "../storage/sql.js";
 import type { TurnSender } from "./object-queue.js";
 import { readTurn } from "./turn-shard-sql.js";
 

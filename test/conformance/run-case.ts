@@ -4,10 +4,10 @@ import { CONFORMANCE_DIR } from "../../scripts/conformance/data-dir.js";
 import { playCase, type Send } from "../../scripts/conformance/play-case.js";
 import { conformanceRegistry } from "../../scripts/conformance/registry.js";
 import { readAgentConfigDir } from "../../src/config/read-config-dir.js";
-import { defaultServices } from "../../src/defaults.js";
 import { createAdkApi } from "../../src/handlers/api.js";
 import { replayApp } from "../../src/replay/replay-app.js";
 import { adkReplayPlugin } from "../../src/replay/replay-plugin.js";
+import { defaultServices } from "../../src/services/defaults.js";
 import { InMemorySessionStore } from "../../src/session/in-memory-store.js";
 
 /** What one case run found; a passing case has no problems. */

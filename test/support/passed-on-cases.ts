@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { LineStream, passedOn } from "../../src/session/feed-lines.js";
+import { LineStream, passedOn } from "../../src/storage/feed-lines.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

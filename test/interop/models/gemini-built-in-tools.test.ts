@@ -9,10 +9,10 @@ import {
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import type { RequestTool } from "../../../src/agents/request-tool.js";
 import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
-import { aiSdkModelPort } from "../../../src/models/ai-sdk-model-port.js";
 import { google } from "../../../src/models/google-provider.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { Runner } from "../../../src/runner/runner.js";
+import { aiSdkModelPort } from "../../../src/services/model-registry.js";
 import { InMemorySessionStore } from "../../../src/session/in-memory-store.js";
 import { collect, testServices, text } from "../../unit/support/run-helpers.js";
 import { localServer } from "../support/local-server.js";

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { LlmRequest, LlmResponse } from "../../../src/core/llm.js";
 import { callModel } from "../../../src/models/call-model.js";
-import { ModelRegistry } from "../../../src/models/model-registry.js";
 import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
+import { ModelRegistry } from "../../../src/services/model-registry.js";
 import { localServer } from "../support/local-server.js";
 
 const registry = new ModelRegistry([openaiCompatible()]);

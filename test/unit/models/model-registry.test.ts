@@ -5,10 +5,10 @@ import { BatonError } from "../../../src/core/errors.js";
 import { anthropic } from "../../../src/models/anthropic-provider.js";
 import { google } from "../../../src/models/google-provider.js";
 import type { ModelProvider } from "../../../src/models/model-provider.js";
-import { ModelRegistry } from "../../../src/models/model-registry.js";
 import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
 import { openai } from "../../../src/models/openai-provider.js";
 import { workersAi } from "../../../src/models/workers-ai-provider.js";
+import { ModelRegistry } from "../../../src/services/model-registry.js";
 
 const fakeAi = { run: async () => ({ response: "hi" }) };
 const all = () => new ModelRegistry([openai(), openaiCompatible(), google(), anthropic(), workersAi()]);

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  MAX_TURN_HOSTS,
-  registerTurnHost,
-  type TurnHost,
-  turnHost,
-} from "../../../src/session/turn-hosts.js";
+import { MAX_TURN_HOSTS, registerTurnHost, type TurnHost, turnHost } from "../../../src/turns/turn-hosts.js";
 
 const host = (): TurnHost => ({ start: () => Promise.reject(new Error("not started in this test")) });
 

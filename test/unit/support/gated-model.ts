@@ -1,4 +1,4 @@
-import { createDemoModel } from "../../../src/demo/model.js";
+import { createDemoModel } from "../../../src/demo-model/model.js";
 import { signal, until } from "../../support/signal.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { Content } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
 import type { RunServices } from "../../../src/core/ports.js";
-import { aiSdkModelPort } from "../../../src/models/ai-sdk-model-port.js";
 import type { Runner, RunRequest } from "../../../src/runner/runner.js";
+import { aiSdkModelPort } from "../../../src/services/model-registry.js";
 
 /** Collects every event of one run. */
 export async function collect(runner: Runner, request: RunRequest): Promise<Event[]> {

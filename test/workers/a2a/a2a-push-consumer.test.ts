@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import type { Task } from "@a2a-js/sdk";
 import { describe, expect, inject, it } from "vitest";
 import { PUSH_ATTEMPTS } from "../../../src/a2a/server/push-consumer.js";
+import { DurableObjectTaskStore } from "../../../src/a2a/tasks/do-task-store.js";
 import { a2aContextUserId } from "../../../src/core/reserved-users.js";
 import type { PushDelivery } from "../../../src/core/task-store.js";
 import {
@@ -10,7 +11,6 @@ import {
   createWorker,
   DEFAULT_PUSH_QUEUE,
 } from "../../../src/handlers/create-worker.js";
-import { DurableObjectTaskStore } from "../../../src/session/do-task-store.js";
 import type { ReceivedPush } from "../../support/push-receiver.js";
 import { a2aWorker, userMessage, v1Client } from "../support/a2a.js";
 import { scriptedApp } from "../support/a2a-apps.js";

@@ -14,7 +14,7 @@ import { BatonError } from "../../../src/core/errors.js";
 import type { Event } from "../../../src/core/event.js";
 import { createWorker } from "../../../src/handlers/create-worker.js";
 import { defineApp } from "../../../src/runner/app.js";
-import { TURN_BEAT_MS, WHOLE_TURN_MAX_CHARS } from "../../../src/session/object-turns.js";
+import { TURN_BEAT_MS, WHOLE_TURN_MAX_CHARS } from "../../../src/turns/object-turns.js";
 import { until } from "../../support/signal.js";
 import { deferred, GateAgent } from "../support/gate-agent.js";
 import { expectJson, freshIds, runBody, sessionsOf, TEST_TOKEN } from "../support/http.js";

@@ -4,7 +4,7 @@ import { interruptedMessage } from "../../../src/agents/interrupted-calls.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { functionResponsesOf } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
-import { createDemoModel } from "../../../src/demo/model.js";
+import { createDemoModel } from "../../../src/demo-model/model.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
 import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";

@@ -7,7 +7,7 @@ import { createEvent, type Event, EventSchema } from "../../../src/core/event.js
 import type { Session } from "../../../src/core/session.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
-import { RETURN_GRACE_MS } from "../../../src/session/waiting-turns.js";
+import { RETURN_GRACE_MS } from "../../../src/turns/waiting-turns.js";
 import { turnLedger } from "../../../src/webhooks/turn-ledger.js";
 import { expectJson, freshIds, noSleep, runBody } from "../support/http.js";
 import { elapseLease, gatedModel, sessionStub } from "../support/turn-control.js";

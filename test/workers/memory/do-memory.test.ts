@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { DurableObjectMemoryService } from "../../../src/session/do-memory.js";
+import { DurableObjectMemoryService } from "../../../src/memory/do-memory.js";
 // Loaded here so the entry's module graph (the objects' classes) is imported with the file, not in the first test.
 import "../../../src/worker.js";
 import { describeMemoryServiceContract } from "../../contract/memory-service-contract.js";

@@ -1,12 +1,13 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DurableObjectTaskStore } from "../../../src/a2a/tasks/do-task-store.js";
 import type { SessionStore } from "../../../src/core/session-store.js";
 import type { TaskStore } from "../../../src/core/task-store.js";
-import { DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
-import { DurableObjectTaskStore } from "../../../src/session/do-task-store.js";
-import { SESSION_SQL_SCHEMA } from "../../../src/session/session-sql.js";
-import { schemaVersion } from "../../../src/session/sql.js";
+import { SESSION_SQL_SCHEMA } from "../../../src/objects/session-schema.js";
+import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
+import { sessionObjectName } from "../../../src/storage/object-names.js";
+import { schemaVersion } from "../../../src/storage/sql.js";
 import { freshApp } from "../../contract/fixtures.js";
 import { describeTaskStoreContract } from "../../contract/task-store-contract.js";
 

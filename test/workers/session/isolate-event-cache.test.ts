@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/event.js";
 import type { SessionKey } from "../../../src/core/session.js";
 import type { EventWindow } from "../../../src/core/session-store.js";
+import type { BeginTurnInput, SessionObject } from "../../../src/objects/session-object.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../../../src/session/do-store.js";
 import { IsolateEventCache } from "../../../src/session/isolate-event-cache.js";
-import { remote } from "../../../src/session/rpc-result.js";
-import type { BeginTurnInput, SessionObject } from "../../../src/session/session-object.js";
+import { remote } from "../../../src/storage/rpc-result.js";
 import { freshApp, idsOf, makeEvent } from "../../contract/fixtures.js";
 import { newLifetime, sessionStub } from "../support/turn-control.js";
 

@@ -2,9 +2,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { SessionKey } from "../../../src/core/session.js";
-import { DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
-import { unwrap } from "../../../src/session/rpc-result.js";
-import type { SessionObject } from "../../../src/session/session-object.js";
+import type { SessionObject } from "../../../src/objects/session-object.js";
+import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
+import { sessionObjectName } from "../../../src/storage/object-names.js";
+import { unwrap } from "../../../src/storage/rpc-result.js";
 import { freshApp, idsOf, makeEvent } from "../../contract/fixtures.js";
 import { newLifetime } from "../support/turn-control.js";
 

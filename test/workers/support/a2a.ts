@@ -19,7 +19,7 @@ import {
   type WorkerOptions,
 } from "../../../src/handlers/create-worker.js";
 import { openaiCompatible } from "../../../src/models/openai-compatible-provider.js";
-import { sessionObjectName } from "../../../src/session/do-store.js";
+import { sessionObjectName } from "../../../src/storage/object-names.js";
 import { TEST_TOKEN } from "./http.js";
 
 export const BASE_URL = "http://baton.test";

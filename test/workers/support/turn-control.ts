@@ -5,8 +5,9 @@ import { functionTool } from "../../../src/agents/function-tool.js";
 import { userText } from "../../../src/core/content.js";
 import { createEvent, type Event } from "../../../src/core/event.js";
 import type { SessionKey } from "../../../src/core/session.js";
-import { createDemoModel } from "../../../src/demo/model.js";
-import { type DurableObjectSessionStore, sessionObjectName } from "../../../src/session/do-store.js";
+import { createDemoModel } from "../../../src/demo-model/model.js";
+import type { DurableObjectSessionStore } from "../../../src/session/do-store.js";
+import { sessionObjectName } from "../../../src/storage/object-names.js";
 import { signal } from "../../support/signal.js";
 
 /** The session's Durable Object, as the store addresses it. */

@@ -1,0 +1,71 @@
+import type { StateMap } from "../core/state.js";
+import {
+  ADD_MEMORY,
+  anyOf,
+  FORGET_ALL_MEMORIES,
+  FORGET_SESSION_MEMORIES,
+  MEMORY_SQL,
+  SEARCH_MEMORIES,
+  type StoredMemory,
+} from "../memory/memory-sql.js";
+import {
+  ADD_SESSION,
+  REMOVE_SESSION,
+  SELECT_SESSIONS,
+  USER_SESSIONS_SQL,
+} from "../session/session-index-sql.js";
+import { readState, STATE_TABLE_SQL, writeState } from "../storage/state-table.js";
+import { ScopeStateObject } from "./scope-state-object.js";
+
+/** The user object's schema as migration steps (step i takes version i to i + 1). */
+export const USER_SQL_SCHEMA: readonly string[] = [
+  `${STATE_TABLE_SQL}
+   ${USER_SESSIONS_SQL}`,
+  // Step 2: the user's memories, searchable (decision 033).
+  MEMORY_SQL,
+];
+
+/** `user:` state, the index of the user's sessions and the user's memories, one object per (app, user). */
+export class UserObject extends ScopeStateObject {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
+    super(ctx, env, USER_SQL_SCHEMA);
+  }
+
+  /** Adds a session to the index and merges the user-scoped part of its initial state; returns the user state. */
+  registerSession(sessionId: string, delta: StateMap): StateMap {
+    this.ctx.storage.transactionSync(() => {
+      ADD_SESSION.run(this.ctx.storage.sql, sessionId);
+      writeState(this.ctx.storage.sql, delta);
+    });
+    return readState(this.ctx.storage.sql);
+  }
+
+  forgetSession(sessionId: string): void {
+    REMOVE_SESSION.run(this.ctx.storage.sql, sessionId);
+  }
+
+  /** The indexed session ids in creation order, with the user state. */
+  listSessions(): { sessionIds: string[]; state: StateMap } {
+    const sessionIds = SELECT_SESSIONS.all(this.ctx.storage.sql).map((row) => row.session_id);
+    return { sessionIds, state: readState(this.ctx.storage.sql) };
+  }
+
+  /** Stores memories; one whose id is stored already is skipped (a session added again adds its new events). */
+  addMemories(memories: readonly StoredMemory[]): void {
+    this.ctx.storage.transactionSync(() => {
+      for (const m of memories) ADD_MEMORY.run(this.ctx.storage.sql, m.id, m.sessionId, m.entryJson, m.text);
+    });
+  }
+
+  /** The entries (as JSON) of the memories matching any of `terms`, best first. */
+  searchMemories(terms: readonly string[], limit: number): string[] {
+    if (terms.length === 0) return [];
+    return SEARCH_MEMORIES.all(this.ctx.storage.sql, anyOf(terms), limit).map((row) => row.entry);
+  }
+
+  /** Forgets one session's memories, or every memory when `sessionId` is `null`. */
+  forgetMemories(sessionId: string | null): void {
+    if (sessionId === null) FORGET_ALL_MEMORIES.run(this.ctx.storage.sql);
+    else FORGET_SESSION_MEMORIES.run(this.ctx.storage.sql, sessionId);
+  }
+}
