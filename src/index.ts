@@ -89,7 +89,11 @@ export {
   InMemoryArtifactService,
 } from "./artifacts/blob-artifact-service.js";
 export { type ArtifactBlobs, memoryBlobs } from "./artifacts/blobs.js";
-export type { AgentConfigRegistry, LoadAgentConfigOptions } from "./config/agent-config-registry.js";
+export type {
+  AgentConfigRegistry,
+  ConfigToolClass,
+  LoadAgentConfigOptions,
+} from "./config/agent-config-registry.js";
 export { AgentConfigError } from "./config/config-error.js";
 export { loadAgentConfig } from "./config/load-agent-config.js";
 export { readAgentConfigDir } from "./config/read-config-dir.js";
@@ -167,6 +171,7 @@ export type {
   RunServices,
   SessionStore,
   ToolDeclaration,
+  TraceExport,
   TurnStart,
 } from "./core/ports.js";
 export {

@@ -7,9 +7,17 @@ import type {
 } from "../agents/callbacks.js";
 import type { ExampleProvider } from "../agents/examples-text.js";
 import type { FunctionTool } from "../agents/function-tool.js";
+import type { ToolUnion } from "../agents/request-tool.js";
 import type { ModelSpec } from "../core/ports.js";
 
 type Named<T> = Readonly<Record<string, T>>;
+
+/**
+ * A tool class YAML builds with `args` (`tools: [{name: McpToolset, args: {…}}]`), as an entry of Baton
+ * offers it: `mcpToolClasses` from `@baton-agents/core/mcp` builds ADK's `McpToolset`. It checks its own
+ * args and throws an `AgentConfigError` naming `at.file` and `at.field` when they are wrong.
+ */
+export type ConfigToolClass = (args: unknown, at: { file: string; field: string }) => ToolUnion;
 
 /**
  * What YAML refers to by name, as the app passes it: ADK resolves a dotted Python name
@@ -30,6 +38,11 @@ export interface AgentConfigRegistry {
   afterTool?: Named<AfterToolCallback>;
   /** Examples providers for `ExampleTool`'s `examples: <name>` (ADK's `BaseExampleProvider` by dotted name). */
   exampleProviders?: Named<ExampleProvider>;
+  /**
+   * Tool classes built with `args` beyond Baton's own (AgentTool, LongRunningFunctionTool, ExampleTool), by
+   * their ADK class name: `{ toolClasses: mcpToolClasses }` (from `@baton-agents/core/mcp`) for `McpToolset`.
+   */
+  toolClasses?: Named<ConfigToolClass>;
 }
 
 /** How `loadAgentConfig` builds a tree. */

@@ -7,7 +7,6 @@ import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
 import { a2aContextUserId, reservedUserId } from "../core/reserved-users.js";
 import type { App } from "../runner/app.js";
-import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
 import { assertMayActAs, type Caller, callerOf } from "./caller.js";
@@ -136,7 +135,7 @@ function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
     throw new BatonError("internal", "A2A needs a task store: give createAdkApi's deps a taskStore.");
   const { services } = deps;
   const waitUntil = backgroundOf(c, services.log);
-  const onTrace = otlpTraceSink(c.env, services, waitUntil);
+  const onTrace = deps.traces?.(c.env, services, waitUntil);
   return {
     app,
     card: cardOf(c, app),

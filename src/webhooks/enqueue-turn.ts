@@ -2,7 +2,7 @@ import { BatonError } from "../core/errors.js";
 import type { IdSource } from "../core/ids.js";
 import { newInvocationId } from "../core/ids.js";
 import type { TurnRequest } from "../core/webhook.js";
-import type { Acceptance, TurnLedger } from "./turn-ledger.js";
+import type { Acceptance, TurnLedger } from "./ledger-port.js";
 import type { TurnMessage, TurnOrigin } from "./turn-record.js";
 
 /** What enqueuing needs: the turn objects, the queue, and ids for the invocation and user event. */

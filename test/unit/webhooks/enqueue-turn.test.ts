@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type EnqueueDeps, enqueueTurn } from "../../../src/webhooks/enqueue-turn.js";
-import type { TurnLedger } from "../../../src/webhooks/turn-ledger.js";
+import type { TurnLedger } from "../../../src/webhooks/ledger-port.js";
 
 const claim = {
   appName: "app",
