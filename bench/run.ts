@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark prints ratios measured side by side in this one run. */
 import { bundleBench } from "./bundle/bundle-bench.js";
+import { packedProjectsBench } from "./bundle/packed-projects.js";
 import { httpBench } from "./http/http-bench.js";
 import { inProcessBench } from "./inprocess/inprocess-bench.js";
 import { routingBench } from "./routing.js";
@@ -19,4 +20,7 @@ if (!only || only === "http")
       : {},
   );
 if (!only || only === "webhooks") await webhookBench();
-if (!only || only === "bundle") await bundleBench();
+if (!only || only === "bundle") {
+  await bundleBench();
+  await packedProjectsBench();
+}
