@@ -3,6 +3,7 @@ import * as z from "zod";
 import { wireObject } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import { SessionIdSchema, UserIdSchema } from "../core/limits.js";
+import { EVENT_PAGE_LIMITS } from "../core/session-pages.js";
 import { type EvalStoreEnv, evalStoreOf } from "../evals/cloudflare-eval-stores.js";
 import { emptyState } from "../evals/empty-state.js";
 import {
@@ -81,8 +82,12 @@ async function addSession(c: EvalsContext) {
   const { app, sets } = evalSetsOf(c);
   const setId = pathId(c, "set");
   const { evalId, sessionId, userId } = await readBody(c, AddSessionBody);
-  const session = await c.var.deps.sessionStore.getSession({ appName: app.name, userId, sessionId });
+  const max = EVENT_PAGE_LIMITS.maxPerRead;
+  const key = { appName: app.name, userId, sessionId };
+  const session = await c.var.deps.sessionStore.getSession(key, { numRecentEvents: max + 1 });
   if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
+  if (session.events.length > max)
+    throw new BatonError("invalid_request", `An eval case is made of a session of at most ${max} events.`);
   await sets.putCase(app.name, setId, {
     evalId,
     conversation: invocationsOf(session.events),
