@@ -4,7 +4,7 @@
  * its own session (at most `LIVE_READS_PER_PAGE` of them per page) and repaired.
  */
 import * as z from "zod";
-import type { SessionKey } from "../core/session.js";
+import type { Session, SessionKey } from "../core/session.js";
 import {
   pageSizeOf,
   SESSION_PAGE_LIMITS,
@@ -84,7 +84,7 @@ export class UserIndex {
     };
     const [page, app] = await Promise.all([user.sessionPage(query), this.objects.app(appName).merge({})]);
     const live = await this.#readLive(appName, userId, page.rows);
-    const sessions: SessionPage["sessions"] = [];
+    const listed: { session: Session; seq: number }[] = [];
     let chars = 0;
     let last: IndexedSession | undefined;
     let cut = false;
@@ -97,22 +97,23 @@ export class UserIndex {
         last = row;
         continue;
       }
-      if (sessions.length > 0 && chars + entry.stateJson.length > SESSION_PAGE_LIMITS.maxStateBytes) {
+      if (listed.length > 0 && chars + entry.stateJson.length > SESSION_PAGE_LIMITS.maxStateBytes) {
         cut = true;
         break;
       }
       const state = mergeScopedState(stateOf(entry.stateJson), app, page.state);
-      sessions.push({
-        id: row.sessionId,
-        appName,
-        userId,
-        state,
-        events: [],
-        lastUpdateTime: entry.lastUpdateTime,
+      const { lastUpdateTime } = entry;
+      listed.push({
+        session: { id: row.sessionId, appName, userId, state, events: [], lastUpdateTime },
+        seq: row.seq,
       });
       chars += entry.stateJson.length;
       last = row;
     }
+    // In order by what is listed: a row read from its session may have moved since the index placed it.
+    const sign = order === "asc" ? 1 : -1;
+    listed.sort((a, b) => sign * (a.session.lastUpdateTime - b.session.lastUpdateTime || a.seq - b.seq));
+    const sessions = listed.map((l) => l.session);
     const more = cut || page.more;
     if (!more || !last) return { sessions };
     return { sessions, nextPageToken: sessionPageToken({ order, time: last.time, seq: last.seq }) };
