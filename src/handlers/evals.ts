@@ -20,6 +20,7 @@ import { runEvalSet } from "../evals/run-eval.js";
 import { Runner } from "../runner/runner.js";
 import { findApp } from "./app-lookup.js";
 import { assertService, callerOf } from "./caller.js";
+import { idPage } from "./page-query.js";
 import { readBody } from "./read-body.js";
 import type { HonoEnv } from "./types.js";
 
@@ -138,21 +139,22 @@ for (const prefix of ["", "/dev"]) {
       await sets.createSet(app.name, { evalSetId: pathId(c, "set") });
       return c.json(null);
     })
+    // Ids a page at a time (decision 046): the next page's token in headers, the body as ADK answers it.
     .get(at("/eval_sets"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json(await sets.listSets(app.name));
+      return c.json(await idPage(c, (page) => sets.listSets(app.name, page)));
     })
     .get(at("/eval-sets"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json({ evalSetIds: await sets.listSets(app.name) });
+      return c.json({ evalSetIds: await idPage(c, (page) => sets.listSets(app.name, page)) });
     })
     .get(at("/eval_results"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json(await sets.listResults(app.name));
+      return c.json(await idPage(c, (page) => sets.listResults(app.name, page)));
     })
     .get(at("/eval-results"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json({ evalResultIds: await sets.listResults(app.name) });
+      return c.json({ evalResultIds: await idPage(c, (page) => sets.listResults(app.name, page)) });
     })
     .post(at("/eval_sets/:set/run_eval"), async (c) => c.json(await runEval(c)))
     .post(at("/eval-sets/:set/run"), async (c) => c.json({ runEvalResults: await runEval(c) }))

@@ -6,13 +6,14 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import { BatonError } from "../core/errors.js";
-import type { EventPageRequest, SessionPageRequest } from "../core/session-pages.js";
+import { type EventPageRequest, pageSizeOf, type SessionPageRequest } from "../core/session-pages.js";
 import type { EventWindow } from "../core/session-store.js";
+import { idPageStart, idPageToken } from "../session/page-token.js";
 
 const Count = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const PageSize = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const Time = z.coerce.number().refine(Number.isFinite, "must be a finite number");
-const Token = z.string().max(256);
+const Token = z.string().max(1024);
 const Order = z.enum(["asc", "desc"]);
 
 /** The first of `names` the query has, checked with `schema`; a 400 naming the parameter otherwise. */
@@ -62,4 +63,24 @@ export function nextPageHeaders(c: Context, token: string | undefined): void {
   next.searchParams.set("pageToken", token);
   c.header("Next-Page-Token", token);
   c.header("Link", `<${next.pathname}${next.search}>; rel="next"`);
+}
+
+/** Ids a listing of eval sets or results answers per page by default, and at most. */
+export const ID_PAGE_LIMITS = { defaultSize: 1000, maxSize: 10_000 } as const;
+
+/**
+ * A page of ids: `read` gets where it starts and one id more than it holds (to know whether more follow);
+ * the page's ids are answered, the next page's token set in headers.
+ */
+export async function idPage(
+  c: Context,
+  read: (page: { after: string | undefined; limit: number }) => Promise<string[]>,
+): Promise<string[]> {
+  const { pageSize, pageToken } = eventPageQuery(c);
+  const size = pageSizeOf(pageSize, ID_PAGE_LIMITS.defaultSize, ID_PAGE_LIMITS.maxSize);
+  const ids = await read({ after: idPageStart(pageToken), limit: size + 1 });
+  const page = ids.slice(0, size);
+  const last = page.at(-1);
+  nextPageHeaders(c, ids.length > size && last !== undefined ? idPageToken(last) : undefined);
+  return page;
 }

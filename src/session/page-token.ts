@@ -18,6 +18,7 @@ export interface SessionCursor {
 
 const SessionTokenSchema = z.object({ o: z.enum(["asc", "desc"]), t: z.number(), s: z.number().int() });
 const EventTokenSchema = z.object({ e: z.number().int().nonnegative() });
+const IdTokenSchema = z.object({ a: z.string().max(512) });
 
 const encode = (value: unknown): string =>
   btoa(JSON.stringify(value)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
@@ -54,3 +55,9 @@ export const eventPageToken = (seq: number): string => encode({ e: seq });
 /** The append sequence after which the page starts (0: from the first event). */
 export const eventPageStart = (token: string | undefined): number =>
   token === undefined || token === "" ? 0 : decode(token, EventTokenSchema).e;
+
+/** A page of ids (eval sets, eval results) ends at its last id; the next starts after it. */
+export const idPageToken = (lastId: string): string => encode({ a: lastId });
+
+export const idPageStart = (token: string | undefined): string | undefined =>
+  token === undefined || token === "" ? undefined : decode(token, IdTokenSchema).a;
