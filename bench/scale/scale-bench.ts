@@ -11,7 +11,7 @@ import { ms, percentile, verdict } from "../http/rounds.js";
 import { startBenchWorker } from "../http/start-worker.js";
 import { listingBench } from "./listings.js";
 import { longSessionBench } from "./long-session.js";
-import { ScaleClient as Client, inPool, type ScaleClient, workerdRssMiB } from "./scale-client.js";
+import { inPool, ScaleClient, workerdRssMiB } from "./scale-client.js";
 
 const FULL = { sessions: 10_000, users: 1_000, events: 100_000, concurrent: 200 };
 
@@ -75,7 +75,7 @@ export async function scaleBench(size: "full" | "small" = "full"): Promise<void>
   const fake = await startFakeModel();
   try {
     const worker = await startBenchWorker(fake.baseUrl);
-    const client = new Client(worker.origin);
+    const client = new ScaleClient(worker.origin);
     const t0 = performance.now();
     try {
       // Warm: the first requests compile the Worker and open the objects' code.

@@ -28,7 +28,11 @@ export class ScaleClient {
 
   constructor(readonly origin: string) {}
 
-  /** Sends once more after a drop by the dev proxy; `sameAgain` says a repeat's answer means it went through. */
+  /**
+   * Sends, and again after a drop by the dev proxy (its 503, or a connection it reset); after a drop, a 409
+   * means the dropped send went through: `sameAgain` says whether that is the answer wanted (a create), and
+   * otherwise (a turn still running) the request is sent again after a wait.
+   */
   async send(
     method: string,
     path: string,
@@ -36,13 +40,20 @@ export class ScaleClient {
     sameAgain?: (a: Answer) => boolean,
   ): Promise<Answer> {
     let answer = await this.#once(method, path, body);
-    for (let send = 2; send <= MAX_SENDS && dropped(answer); send++) {
-      this.drops++;
+    let wasDropped = false;
+    for (let send = 2; send <= MAX_SENDS; send++) {
+      if (dropped(answer)) {
+        wasDropped = true;
+        this.drops++;
+      } else if (!(wasDropped && answer.status === 409)) break;
+      else if (sameAgain?.(answer)) {
+        answer = { ...answer, status: 200 };
+        break;
+      }
       await new Promise((resolve) => setTimeout(resolve, 100 * send));
-      const again = await this.#once(method, path, body);
-      answer = sameAgain?.(again) ? { ...again, status: 200 } : again;
+      answer = await this.#once(method, path, body);
     }
-    if (answer.status >= 500)
+    if (answer.status >= 500 || answer.status === 0)
       this.errors.push(`${method} ${path}: ${answer.status} ${answer.text.slice(0, 200)}`);
     if (answer.text.length > this.largest.bytes)
       this.largest = { bytes: answer.text.length, what: `${method} ${path}` };
@@ -66,7 +77,7 @@ export class ScaleClient {
     const headers: Record<string, string | number> = payload
       ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
       : {};
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       const t0 = performance.now();
       const req = request(`${this.origin}${path}`, { method, agent: this.#agent, headers }, (res) => {
         const parts: Buffer[] = [];
@@ -79,16 +90,25 @@ export class ScaleClient {
             ms: performance.now() - t0,
           }),
         );
-        res.on("error", reject);
+        res.on("error", (error) => resolve(reset(error, t0)));
       });
-      req.on("error", reject);
+      // A connection the dev proxy reset under load answers nothing: a drop, sent again.
+      req.on("error", (error) => resolve(reset(error, t0)));
       req.end(payload);
     });
   }
 }
 
 const dropped = (answer: Answer): boolean =>
-  answer.status === 503 && answer.text.startsWith(DROPPED_BY_DEV_PROXY);
+  answer.status === 0 || (answer.status === 503 && answer.text.startsWith(DROPPED_BY_DEV_PROXY));
+
+/** A request whose connection failed: status 0 and the error's message. */
+const reset = (error: Error, t0: number): Answer => ({
+  status: 0,
+  text: error.message,
+  headers: {},
+  ms: performance.now() - t0,
+});
 
 /** The resident memory of every workerd process under this one, in MiB (0 where /proc has none). */
 export function workerdRssMiB(): number {
