@@ -1,6 +1,7 @@
 import type { Event } from "./event.js";
 import type { ReminderStore } from "./reminder.js";
 import type { Session, SessionKey } from "./session.js";
+import type { EventPage, EventPageRequest, SessionPage, SessionPageRequest } from "./session-pages.js";
 import type { SharedScope, StateMap } from "./state.js";
 import type { TurnTrace } from "./trace.js";
 
@@ -73,8 +74,17 @@ export interface SessionStore {
   createSession(request: CreateSessionRequest): Promise<Session>;
   /** `null` when the session does not exist. */
   getSession(key: SessionKey, window?: EventWindow): Promise<Session | null>;
-  /** Sessions of one user, without events, with merged state. */
-  listSessions(appName: string, userId: string): Promise<Session[]>;
+  /**
+   * One page of a user's sessions, without events, with merged state, in the order `page.order` names (by
+   * `lastUpdateTime`, newest first by default). Walking the pages by their tokens lists every session that
+   * existed throughout the walk exactly once, however many are added meanwhile (decision 046).
+   */
+  listSessions(appName: string, userId: string, page?: SessionPageRequest): Promise<SessionPage>;
+  /**
+   * One page of a session's events in append order, oldest first: how a client reads a log longer than one
+   * `getSession` returns. `session_not_found` when it does not exist. Optional.
+   */
+  listEvents?(key: SessionKey, page?: EventPageRequest): Promise<EventPage>;
   /** A missing session is a no-op. */
   deleteSession(key: SessionKey): Promise<void>;
   /**

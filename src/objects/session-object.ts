@@ -21,7 +21,7 @@ import type { TurnTrace } from "../core/trace.js";
 import { reminderConcern, reminderQueueOf } from "../schedules/reminder-concern.js";
 import { SessionReminders } from "../schedules/session-reminders.js";
 import { persistedEvent } from "../session/persisted-event.js";
-import { SessionLog } from "../session/session-log.js";
+import { type IndexedEntry, SessionLog } from "../session/session-log.js";
 import {
   type AppendInput,
   type BeginTurnInput,
@@ -170,14 +170,7 @@ export class SessionObject extends DurableObject {
    */
   #showReminders(): void {
     const cache = this.#log.load();
-    if (!cache) return;
-    const pending = this.#reminders.list().map((r) => ({
-      id: r.id,
-      ...(r.key === undefined ? {} : { key: r.key }),
-      message: r.message,
-      dueAt: new Date(r.dueAt).toISOString(),
-    }));
-    this.#log.writeOwnState(cache, { [PENDING_REMINDERS_KEY]: pending });
+    if (cache) this.#log.writeOwnState(cache, { [PENDING_REMINDERS_KEY]: this.#reminders.shown() });
   }
 
   /**
@@ -203,6 +196,16 @@ export class SessionObject extends DurableObject {
   get(window: EventWindow = {}): RpcResult<SessionRecord | null> {
     const result = this.#log.snapshot(window);
     return result.ok || result.code !== "session_not_found" ? result : ok(null);
+  }
+
+  /** What the user's session index keeps of it (decision 046); `null` when the session does not exist. */
+  indexEntry(): IndexedEntry | null {
+    return this.#log.indexEntry(Date.now());
+  }
+
+  /** `SessionStore.listEvents`: the events after seq `after`, oldest first (`SessionLog.page`). */
+  eventPage(after: number, size: number, maxBytes: number) {
+    return this.#log.page(after, size, maxBytes);
   }
 
   /**
@@ -377,6 +380,7 @@ export class SessionObject extends DurableObject {
   /** Deletes everything, then lays the empty schema down again so the same id can be created anew. */
   async destroy(): Promise<void> {
     this.dropCache();
+    await this.ctx.storage.deleteAlarm(); // `deleteAll` takes it only from compatibility date 2026-02-24
     await this.ctx.storage.deleteAll();
     migrate(this.ctx.storage, SESSION_SQL_SCHEMA);
     // A read that slipped in while storage was being deleted must not outlive it.

@@ -44,4 +44,6 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
   PUSH_CONFIG_TABLE_SQL,
   // Step 7: the turns waiting in the session's line (double-texting `enqueue`, decision 028).
   WAITING_TURNS_SQL,
+  // Step 8: events by time, so an `afterTimestamp` window reads only the events it selects (decision 046).
+  "CREATE INDEX events_by_time ON events (timestamp);",
 ];

@@ -34,6 +34,8 @@ export interface InMemorySessionStoreOptions {
 
 export interface StoredSession {
   id: string;
+  /** Its place in creation order (a listing's tie-break). */
+  seq: number;
   state: StateMap;
   events: Event[];
   eventIds: Set<string>;
@@ -67,8 +69,14 @@ export function scopeOf(key: string): { appName: string; userId: string } {
 }
 
 /** A session just created: no events, no lease, no traces. */
-export const newStoredSession = (id: string, state: StateMap, lastUpdateTime: number): StoredSession => ({
+export const newStoredSession = (
+  id: string,
+  seq: number,
+  state: StateMap,
+  lastUpdateTime: number,
+): StoredSession => ({
   id,
+  seq,
   state,
   events: [],
   eventIds: new Set(),

@@ -6,6 +6,7 @@ import type { Clock, IdSource } from "../core/ids.js";
 import { frozenWithMemo } from "../core/memo.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { EventPage, EventPageRequest, SessionPage, SessionPageRequest } from "../core/session-pages.js";
 import {
   type BeginTurnOptions,
   CANCEL_MESSAGES,
@@ -28,6 +29,7 @@ import type {
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { jsonLines } from "../storage/feed-lines.js";
 import { selectWindow } from "./event-window.js";
+import { eventPageOf, sessionPageOf } from "./in-memory-pages.js";
 import { missedEvents } from "./invocation-feeds.js";
 import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
 
@@ -59,6 +61,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   /** (app, user) → session id → session, in creation order. */
   readonly #sessions = new Map<string, Map<string, StoredSession>>();
   readonly #tasks: InMemoryTasks;
+  #created = 0;
   /** The stored traces of a session, copied; only on a store made with `traces: true`. */
   readonly listTraces?: (key: SessionKey) => Promise<TurnTrace[]>;
 
@@ -78,7 +81,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     if (owned.has(id)) throw new BatonError("session_exists", `Session ${id} already exists`);
     // The caller's initial state is copied once, then frozen like every stored value.
     const split = splitStateDelta(deepFreeze(structuredClone(request.state ?? {})));
-    const stored = newStoredSession(id, split.session, this.#clock.now() / 1000);
+    const stored = newStoredSession(id, ++this.#created, split.session, this.#clock.now() / 1000);
     // Seeds are checked before anything is written, so a refused seed leaves no trace.
     const seeds = (request.events ?? []).filter((event) => !event.partial);
     const seen = new Set<string>();
@@ -98,9 +101,20 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     return stored ? this.#view(key.appName, key.userId, stored, window ?? {}) : null;
   }
 
-  async listSessions(appName: string, userId: string): Promise<Session[]> {
+  async listSessions(
+    appName: string,
+    userId: string,
+    request: SessionPageRequest = {},
+  ): Promise<SessionPage> {
     const owned = this.#sessions.get(scopeKey(appName, userId)) ?? new Map<string, StoredSession>();
-    return [...owned.values()].map((s) => this.#view(appName, userId, s, { numRecentEvents: 0 }));
+    const listed = [...owned.values()].map((s) => ({ ...listedOf(s), stored: s }));
+    const { page, nextPageToken } = sessionPageOf(listed, request);
+    const sessions = page.map((s) => this.#view(appName, userId, s.stored, { numRecentEvents: 0 }));
+    return nextPageToken === undefined ? { sessions } : { sessions, nextPageToken };
+  }
+
+  async listEvents(key: SessionKey, request: EventPageRequest = {}): Promise<EventPage> {
+    return eventPageOf(this.#require(key).events, request);
   }
 
   async deleteSession(key: SessionKey): Promise<void> {
@@ -367,3 +381,9 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 /** The refusal of a canceled turn's later writes. */
 const canceledTurn = (key: SessionKey): BatonError =>
   new BatonError("turn_canceled", `The turn on session ${key.sessionId} was canceled; it stops here`);
+
+const listedOf = (s: StoredSession) => ({
+  lastUpdateTime: s.lastUpdateTime,
+  seq: s.seq,
+  stateChars: JSON.stringify(s.state).length,
+});
