@@ -38,7 +38,7 @@ import { type ObjectTurnLines, ObjectTurns } from "../turns/object-turns.js";
 import { resumeConcern, TurnMarkers } from "../turns/resume-concern.js";
 import { type ObjectTurnRequest, SSE_TURN_URL } from "../turns/turn-hosts.js";
 import { TurnWrites } from "../turns/turn-writes.js";
-import { waitingConcern } from "../turns/waiting-turns.js";
+import { waitingConcern } from "../turns/waiting-concern.js";
 import { SESSION_SQL_SCHEMA } from "./session-schema.js";
 
 export { ISOLATE_CACHE_BYTES, OBJECT_CACHE_BYTES } from "../session/session-log.js";
@@ -90,6 +90,8 @@ export class SessionObject extends DurableObject {
       message: (userEventId) => this.#turns.storedEvent(userEventId)?.content,
       queue: () => reminderQueueOf(env),
       resumeHere: (turn) => this.#running.resume(turn),
+      release: () => this.#turns.releaseDead(),
+      abandon: (marker, why) => this.#turns.abandon(marker, why),
       log: (message) => console.warn(message),
     });
     this.#running = new ObjectTurns({
@@ -108,13 +110,16 @@ export class SessionObject extends DurableObject {
       waiting: this.#turns.waiting,
       session: () => this.#key(),
       queue: () => reminderQueueOf(env),
+      bornAt: markers.bornAt,
+      runHere: this.#running,
       log: (message) => console.warn(message),
     });
     this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes, waiting, this.#running.beat]);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage, SESSION_SQL_SCHEMA);
-      // Turns that waited in line when the object last stopped need the alarm (`waiting-turns.ts`).
-      if (this.#turns.waiting.orphans().length > 0) await this.#alarms.reschedule();
+      // A turn that ran here when the object last stopped died with it, and turns that waited in line then
+      // are orphans: the alarm resumes and runs them at once (decision 047), or when their grace is over.
+      if (markers.diedHere() || this.#turns.waiting.orphans().length > 0) await this.#alarms.reschedule();
     });
   }
 

@@ -175,7 +175,13 @@ export class DurableObjectSessionStore implements SessionStore {
     assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
-    const admission = { doubleTexting: options.doubleTexting, agent: options.agent };
+    const admission = {
+      doubleTexting: options.doubleTexting,
+      debounceMs: options.debounceMs,
+      agent: options.agent,
+      // A turn this store begins from inside its own session's object runs there (decision 040).
+      ...(this.#inside?.name === sessionObjectName(key) ? { here: true } : {}),
+    };
     const turn = this.#beginTurn(key, { event: stored, window, leaseTtlMs: this.#leaseTtlMs, ...admission });
     // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,
     // and only if the user event was new (a resumed turn applied its delta the first time).
@@ -188,8 +194,10 @@ export class DurableObjectSessionStore implements SessionStore {
     const state = states
       ? mergeScopedState(started.session.state, states.app, states.user)
       : started.session.state;
-    const { lease, resumed } = started;
-    return { session: { ...started.session, state }, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
+    const { lease, resumed, joined } = started;
+    const session = { ...started.session, state };
+    if (joined !== undefined) return { session, lease, resumed, joined };
+    return { session, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
   }
 
   /**
@@ -201,7 +209,8 @@ export class DurableObjectSessionStore implements SessionStore {
     try {
       return await this.#beginTurnOnce(key, input);
     } catch (error) {
-      if (input.doubleTexting !== "enqueue") throw error;
+      const waits = input.doubleTexting;
+      if (waits !== "enqueue" && waits !== "latest" && waits !== "merge") throw error;
       return this.#beginTurnOnce(key, input);
     }
   }
