@@ -57,6 +57,11 @@ export interface DurableObjectSessionStoreOptions {
    * values), as an RPC's clone would be.
    */
   inside?: { name: string; object: SessionObject };
+  /**
+   * The turn host of the Worker this store runs in (`registerTurnHost`, decision 040): sent with each begin
+   * so that the session's object can resume a turn run outside it (the queue consumer, A2A) in place.
+   */
+  turnHost?: string;
 }
 
 /** The isolate's cache of turn windows, shared by the stores each request makes. */
@@ -181,6 +186,7 @@ export class DurableObjectSessionStore implements SessionStore {
       agent: options.agent,
       // A turn this store begins from inside its own session's object runs there (decision 040).
       ...(this.#inside?.name === sessionObjectName(key) ? { here: true } : {}),
+      ...(this.#options.turnHost === undefined ? {} : { host: this.#options.turnHost }),
     };
     const turn = this.#beginTurn(key, { event: stored, window, leaseTtlMs: this.#leaseTtlMs, ...admission });
     // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,

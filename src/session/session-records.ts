@@ -32,6 +32,8 @@ export interface BeginTurnInput extends BeginTurnOptions {
    * object that restarts resumes it at once instead of waiting out its lease (decision 047).
    */
   here?: boolean;
+  /** The turn host of the Worker that begins the turn, for the object to resume it in place (decision 047). */
+  host?: string;
 }
 
 /**

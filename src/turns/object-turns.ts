@@ -106,10 +106,7 @@ export class ObjectTurns {
   async run(input: ObjectTurnRequest, toEnd?: boolean): Promise<RpcResult<ObjectTurnLines | null>> {
     const host = turnHost(input.host);
     if (!host) return ok(null);
-    if (this.#hostStored() !== input.host) {
-      this.options.kv.put(HOST_KEY, input.host);
-      this.#storedHost = input.host;
-    }
+    this.remember(input.host);
     this.#running += 1;
     let turn: AsyncGenerator<Event>;
     try {
@@ -183,6 +180,13 @@ export class ObjectTurns {
     if (!begun.ok || !begun.value) return false;
     await begun.value.rest?.stream.cancel();
     return true;
+  }
+
+  /** Keeps `host` as the one that runs this session's turns (written only when it changes). */
+  remember(host: string): void {
+    if (this.#hostStored() === host) return;
+    this.options.kv.put(HOST_KEY, host);
+    this.#storedHost = host;
   }
 
   /** Whether this object can run a turn itself: it knows the host that ran its turns, in this isolate. */

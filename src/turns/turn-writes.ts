@@ -66,6 +66,8 @@ export class TurnWrites {
     private readonly tasks: SessionTasks,
     private readonly markers: TurnMarkers,
     private readonly turnsChanged: () => Promise<void>,
+    /** Hears the turn host a begin names (`BeginTurnInput.host`): the app that can resume it here. */
+    private readonly hostSeen: (host: string) => void = () => undefined,
   ) {
     this.waiting = new WaitingTurns(storage.sql);
     this.#records = new TurnRecords(log, this.feeds);
@@ -186,6 +188,7 @@ export class TurnWrites {
       const resumed = HAS_EVENT.first(this.log.sql, event.id) !== undefined;
       // The store's own check: the turn before left no call without its response (decision 047).
       if (!resumed) this.#records.answerLastTurn(cache);
+      if (input.host !== undefined) this.hostSeen(input.host);
       const lease = { token: crypto.randomUUID(), expiresAt: now + input.leaseTtlMs };
       this.signals.began({ lease: lease.token, invocationId: event.invocationId, agent: input.agent });
       this.markers.began(event.invocationId, event.id, { here: input.here === true, agent: input.agent });
