@@ -117,10 +117,12 @@ describe("double texting: latest, merge and a debounce window", () => {
     const app = (doubleTexting: unknown) =>
       // SAFETY: the point is a value the type would refuse, as an untyped config would carry it.
       defineApp({ name: "bad", rootAgent, doubleTexting: doubleTexting as DoubleTextingConfig });
-    expect(() => app("queue")).toThrow(/must be "reject", "enqueue", "interrupt", "latest" or "merge"/);
-    expect(() => app({ mode: "reject", debounceMs: 100 })).toThrow(/with a debounce window must be/);
-    expect(() => app({ mode: "merge", debounceMs: -1 })).toThrow(/debounceMs must be from 0 to 60000/);
-    expect(() => app({ mode: "merge", debounceMs: 60_001 })).toThrow(/debounceMs must be from 0/);
+    const refused = /doubleTexting must be "reject", "enqueue", "interrupt", "latest", "merge" or \{ mode/;
+    expect(() => app("queue")).toThrow(refused);
+    expect(() => app({ mode: "reject", debounceMs: 100 })).toThrow(refused);
+    expect(() => app({ mode: "merge", debounceMs: -1 })).toThrow(refused);
+    expect(() => app({ mode: "merge", debounceMs: 60_001 })).toThrow(refused);
+    expect(() => app({ mode: "merge", debounceMs: Number.NaN })).toThrow(refused);
     expect(() => app({ mode: "merge", debounceMs: 500 })).not.toThrow();
   });
 });
