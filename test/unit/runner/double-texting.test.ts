@@ -15,7 +15,16 @@ import { collect, testServices, text } from "../support/run-helpers.js";
 async function session(doubleTexting: DoubleTextingConfig) {
   const model = gatedModel();
   const store = new InMemorySessionStore();
-  const rootAgent = new LlmAgent({ name: "root", model: model.model });
+  /** When each model call came (ms). */
+  const calledAt: number[] = [];
+  const timed = {
+    ...model.model,
+    doGenerate: (options: Parameters<typeof model.model.doGenerate>[0]) => {
+      calledAt.push(Date.now());
+      return model.model.doGenerate(options);
+    },
+  };
+  const rootAgent = new LlmAgent({ name: "root", model: timed });
   const runner = new Runner({
     app: defineApp({ name: "texting", rootAgent, doubleTexting }),
     sessionStore: store,
@@ -32,7 +41,7 @@ async function session(doubleTexting: DoubleTextingConfig) {
       e.author,
       (e.content?.parts ?? []).map((p) => p.text?.split(".")[0]).join("|"),
     ]);
-  return { model, store, key, turn, stored };
+  return { model, store, key, turn, stored, calledAt };
 }
 
 const invocations = (events: Event[] | { refused: string }) =>
@@ -95,9 +104,12 @@ describe("double texting: latest, merge and a debounce window", () => {
   });
 
   it("enqueue with a debounce window: a burst to a free session runs one turn per message, in order, once it ended", async () => {
-    const s = await session({ mode: "enqueue", debounceMs: 40 });
+    const s = await session({ mode: "enqueue", debounceMs: 80 });
     s.model.open();
+    const sent = Date.now();
     const turns = await Promise.all([s.turn("one"), s.turn("two"), s.turn("three")]);
+    // Nothing ran before the window after the last message passed.
+    expect(s.calledAt[0]).toBeGreaterThanOrEqual(sent + 80);
     expect(s.model.asked).toEqual(["one", "two", "three"]);
     const ids = turns.map(invocations);
     expect(ids.every((t) => Array.isArray(t) && t.length === 1)).toBe(true);
