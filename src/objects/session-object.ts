@@ -389,5 +389,6 @@ export class SessionObject extends DurableObject {
    */
   protected dropCache(): void {
     this.#log.drop();
+    this.#turns.dropCache();
   }
 }

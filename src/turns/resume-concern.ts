@@ -76,6 +76,11 @@ export class TurnMarkers {
     this.set({ invocationId, userEventId, resumes, ...(how.here ? { here: true } : {}), ...agent });
   }
 
+  /** Forgets the kept copy (storage was changed behind it: the session deleted). */
+  drop(): void {
+    this.#marker = undefined;
+  }
+
   set(marker: TurnMarker): void {
     this.#marker = marker;
     this.kv.put(MARKER_KEY, marker);

@@ -306,6 +306,12 @@ export class TurnWrites {
     cache.meta.lease = null;
   }
 
+  /** Forgets what is kept of the marker and the stored line; the next use reads them again. */
+  dropCache(): void {
+    this.markers.drop();
+    this.waiting.drop();
+  }
+
   /** A stored event by id, read from the log (the user event of a turn to resume). */
   storedEvent(id: string): Event | undefined {
     const at = HAS_EVENT.first(this.log.sql, id);

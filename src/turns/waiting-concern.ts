@@ -59,14 +59,14 @@ export function waitingConcern(options: {
           waiting.hold(event.id);
           options.runHere.runWaiting(key, event, (why) => {
             log(`Turn ${event.invocationId} waited in line when its object restarted; dropped: ${why}`);
-            waiting.drop(event.id);
+            waiting.forgetOrphan(event.id);
           });
           log(`Turn ${event.invocationId} waited in line when its object restarted; it runs in the object.`);
           continue;
         }
         if (!key || !queue) {
           log(`Turn ${event.invocationId} waited in line when its object restarted; dropped: ${missing}.`);
-          waiting.drop(event.id);
+          waiting.forgetOrphan(event.id);
           continue;
         }
         const claim = {
@@ -87,7 +87,7 @@ export function waitingConcern(options: {
         };
         const ids = { uuid: () => crypto.randomUUID() };
         await enqueueTurn(claim, { ledger: turnLedger(queue.turns), queue: queue.queue, ids });
-        waiting.drop(event.id);
+        waiting.forgetOrphan(event.id);
         log(`Turn ${event.invocationId} waited in line when its session's object restarted; it is queued.`);
       }
     },

@@ -149,8 +149,13 @@ export class WaitingTurns {
   }
 
   /** Forgets an orphan once its turn is queued (or given up). */
-  drop(eventId: string): void {
+  forgetOrphan(eventId: string): void {
     this.leave(eventId);
+  }
+
+  /** Forgets the kept rows (storage was changed behind them: the session deleted). */
+  drop(): void {
+    this.#unsettled = undefined;
   }
 
   #rows(): Map<string, Unsettled> {

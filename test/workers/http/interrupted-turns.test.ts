@@ -125,4 +125,20 @@ describe("interrupted turns over HTTP", () => {
     await expect(store.beginTurn(key, other)).resolves.toMatchObject({ resumed: false });
     expect((await store.getSession(key))?.events.map((e) => e.id)).toEqual([dead.id, other.id]);
   });
+
+  it("forgets a turn that did not end when its session is deleted: the session made again under its id takes a new turn", async () => {
+    const { app, user } = freshIds("deleted");
+    const store = new DurableObjectSessionStore(env);
+    const key = { appName: app, userId: user, sessionId: "s1" };
+    await store.createSession(key);
+    const dead = createEvent({ invocationId: "e-dead", author: "user", content: userText("one") }, eventEnv);
+    await store.beginTurn(key, dead);
+    await store.deleteSession(key);
+    await store.createSession(key);
+    const fresh = createEvent(
+      { invocationId: "e-fresh", author: "user", content: userText("two") },
+      eventEnv,
+    );
+    await expect(store.beginTurn(key, fresh)).resolves.toMatchObject({ resumed: false });
+  });
 });

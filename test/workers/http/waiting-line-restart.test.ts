@@ -11,7 +11,7 @@ import { RETURN_GRACE_MS } from "../../../src/turns/waiting-concern.js";
 import { turnLedger } from "../../../src/webhooks/turn-ledger.js";
 import { until } from "../../support/signal.js";
 import { expectJson, freshIds, noSleep, runBody } from "../support/http.js";
-import { elapseLease, gatedModel, sessionStub } from "../support/turn-control.js";
+import { gatedModel, sessionStub } from "../support/turn-control.js";
 import { hookWorker } from "../support/webhooks.js";
 
 const services = { sleep: noSleep, log: () => undefined };
