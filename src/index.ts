@@ -178,6 +178,7 @@ export {
 } from "./core/reminder.js";
 export type { ScheduleConfig, ScheduledMessage, ScheduleFiring } from "./core/schedule.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
+export type { DoubleTexting, DoubleTextingConfig, WaitingMode } from "./core/session-store.js";
 export type {
   HeaderReader,
   OnResult,
