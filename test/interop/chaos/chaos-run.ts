@@ -263,6 +263,7 @@ async function settle(
         sessionId: r.session,
         newMessage: { role: "user", parts: [{ text: probe.tag }] },
       }),
+      signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())),
     }).catch(() => undefined);
     if (res?.status === 200) {
       await res.text();

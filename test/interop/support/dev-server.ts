@@ -59,6 +59,8 @@ export async function startDevServer(
   const heard = (d: unknown) => {
     output += String(d);
     options.onOutput?.(String(d));
+    // BATON_DEV_LOG=1 shows what the dev server says (the objects' warnings: resumes, orphans), timed.
+    if (process.env.BATON_DEV_LOG) process.stdout.write(`[dev ${Date.now() % 100_000}] ${String(d)}`);
   };
   child.stdout?.on("data", heard);
   child.stderr?.on("data", heard);
