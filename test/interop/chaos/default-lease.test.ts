@@ -56,6 +56,7 @@ const run = (app: string, session: string, text: string) =>
     sessionId: session,
     newMessage: { role: "user", parts: [{ text }] },
   });
+// SAFETY: the dev server's session route answers the session as JSON, its events included.
 const eventsOf = async (app: string, session: string): Promise<Event[]> =>
   (
     (await (await fetch(`${dev.origin}/apps/${app}/users/u/sessions/${session}`)).json()) as {

@@ -136,6 +136,7 @@ export const SCENARIOS: readonly Scenario[] = [
       }).catch(() => undefined);
       if (!res) return;
       sent.status = res.status;
+      // SAFETY: a webhook's 202 is `{ turnId, sessionId }` (handlers/webhooks.ts); anything else lacks `turnId`.
       const accepted = (await res.json().catch(() => ({}))) as { turnId?: string };
       if (accepted.turnId) sent.turnId = accepted.turnId;
     },
