@@ -191,6 +191,7 @@ export {
   type SessionPage,
   type SessionPageRequest,
 } from "./core/session-pages.js";
+export type { DoubleTexting, DoubleTextingConfig, WaitingMode } from "./core/session-store.js";
 export type {
   HeaderReader,
   OnResult,

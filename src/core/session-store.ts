@@ -29,16 +29,41 @@ export interface CreateSessionRequest {
 }
 
 /**
- * What a new turn does while another runs on the session (`defineApp({ doubleTexting })`): `reject` refuses
- * it `session_busy` (409); `enqueue` waits in line and runs once the turns before it ended, in arrival
- * order; `interrupt` cancels the running turn (it ends with a stored `TURN_CANCELED` event) and runs now.
+ * What a new turn does while another runs on the session (`defineApp({ doubleTexting })`, decisions 028
+ * and 047): `reject` refuses it `session_busy` (409); `enqueue` waits in line and runs once the turns
+ * before it ended, in arrival order; `interrupt` cancels the running turn (it ends with a stored
+ * `TURN_CANCELED` event) and runs now; `latest` waits like `enqueue`, but a newer message replaces every
+ * message still waiting (their requests are refused `message_replaced`, their user events never stored);
+ * `merge` waits like `enqueue`, and the messages that waited together become one user event (their parts
+ * in arrival order) for one turn, which every one of their requests follows.
  */
-export type DoubleTexting = "reject" | "enqueue" | "interrupt";
+export type DoubleTexting = "reject" | "enqueue" | "interrupt" | "latest" | "merge";
+
+/** The modes in which a message waits for the session. */
+export type WaitingMode = "enqueue" | "latest" | "merge";
+
+/**
+ * `defineApp`'s `doubleTexting`: a mode, or a waiting mode with a debounce window: a message then waits
+ * until no other came for `debounceMs` (and the session is free) before its turn begins, so a burst of
+ * messages is merged (`merge`), cut to its newest (`latest`) or run in order once it ended (`enqueue`).
+ */
+export type DoubleTextingConfig = DoubleTexting | { mode: WaitingMode; debounceMs: number };
+
+/** The mode and debounce window of a `DoubleTextingConfig` (default `reject`, no window). */
+export function doubleTextingOf(config: DoubleTextingConfig | undefined): {
+  mode: DoubleTexting;
+  debounceMs: number;
+} {
+  if (config === undefined) return { mode: "reject", debounceMs: 0 };
+  return typeof config === "string" ? { mode: config, debounceMs: 0 } : config;
+}
 
 /** How `beginTurn` admits the turn, beyond its user event and window. */
 export interface BeginTurnOptions {
   /** Default `reject`. */
   doubleTexting?: DoubleTexting | undefined;
+  /** A waiting mode's debounce window in ms (`DoubleTextingConfig`); default 0. */
+  debounceMs?: number | undefined;
   /** The app's root agent: the author of the turn's cancel event when none of its agents spoke yet. */
   agent?: string | undefined;
 }
@@ -59,6 +84,11 @@ export interface TurnStart {
   resumed: boolean;
   /** The lease's length in ms; a store that gives it (and `renewLease`) gets a heartbeat from the runner. */
   leaseTtlMs?: number;
+  /**
+   * Set when the message was merged into another waiting message's turn (`merge`): no turn began for it,
+   * `lease` is empty, and this is the invocation whose events answer it (the runner follows it).
+   */
+  joined?: string;
 }
 
 /**

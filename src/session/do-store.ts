@@ -67,6 +67,11 @@ export interface DurableObjectSessionStoreOptions {
    * values), as an RPC's clone would be.
    */
   inside?: { name: string; object: SessionObject };
+  /**
+   * The turn host of the Worker this store runs in (`registerTurnHost`, decision 040): sent with each begin
+   * so that the session's object can resume a turn run outside it (the queue consumer, A2A) in place.
+   */
+  turnHost?: string;
 }
 
 /** The isolate's cache of turn windows, shared by the stores each request makes. */
@@ -215,7 +220,14 @@ export class DurableObjectSessionStore implements SessionStore {
     assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
-    const admission = { doubleTexting: options.doubleTexting, agent: options.agent };
+    const admission = {
+      doubleTexting: options.doubleTexting,
+      debounceMs: options.debounceMs,
+      agent: options.agent,
+      // A turn this store begins from inside its own session's object runs there (decision 040).
+      ...(this.#inside?.name === sessionObjectName(key) ? { here: true } : {}),
+      ...(this.#options.turnHost === undefined ? {} : { host: this.#options.turnHost }),
+    };
     // Announced to the index before the session changes; the turn's end writes its row (decision 046).
     const mark = await this.#index.mark(key);
     const turn = this.#beginTurn(key, { event: stored, window, leaseTtlMs: this.#leaseTtlMs, ...admission });
@@ -230,9 +242,12 @@ export class DurableObjectSessionStore implements SessionStore {
     const state = states
       ? mergeScopedState(started.session.state, states.app, states.user)
       : started.session.state;
-    const { lease, resumed } = started;
+    const { lease, resumed, joined } = started;
+    const session = { ...started.session, state };
+    // A message merged into another's turn leaves its row to be read live until a later write (decision 046).
+    if (joined !== undefined) return { session, lease, resumed, joined };
     this.#index.turnBegan(lease, mark);
-    return { session: { ...started.session, state }, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
+    return { session, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
   }
 
   /**
@@ -244,7 +259,8 @@ export class DurableObjectSessionStore implements SessionStore {
     try {
       return await this.#beginTurnOnce(key, input);
     } catch (error) {
-      if (input.doubleTexting !== "enqueue") throw error;
+      const waits = input.doubleTexting;
+      if (waits !== "enqueue" && waits !== "latest" && waits !== "merge") throw error;
       return this.#beginTurnOnce(key, input);
     }
   }

@@ -21,6 +21,13 @@ export interface Listed {
   stateChars: number;
 }
 
+/** What a listing orders and counts of a stored session. */
+export const listedOf = (s: { lastUpdateTime: number; seq: number; state: unknown }): Listed => ({
+  lastUpdateTime: s.lastUpdateTime,
+  seq: s.seq,
+  stateChars: JSON.stringify(s.state).length,
+});
+
 /** The page `request` names of `sessions` (any order), and the token of the next. */
 export function sessionPageOf<T extends Listed>(
   sessions: readonly T[],

@@ -3,8 +3,10 @@
  * the in-memory store, apart from what it does with them.
  */
 
+import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
+import type { SessionKey } from "../core/session.js";
 import type { StateMap } from "../core/state.js";
 import type { PushNotice } from "../core/task-store.js";
 import type { TurnTrace } from "../core/trace.js";
@@ -86,3 +88,7 @@ export const newStoredSession = (
   signals: new TurnSignals(),
   feeds: new InvocationFeeds(),
 });
+
+/** The refusal of a canceled turn's later writes. */
+export const canceledTurn = (key: SessionKey): BatonError =>
+  new BatonError("turn_canceled", `The turn on session ${key.sessionId} was canceled; it stops here`);

@@ -168,6 +168,23 @@ export class SessionLog {
     return rows;
   }
 
+  /**
+   * The log's events from the newest back, read from the cache and grown from SQL as far as the reader
+   * goes (a turn's own events are the newest: a walk over them reads nothing more).
+   */
+  *newestFirst(cache: SessionCache): Generator<Event> {
+    let seen = 0;
+    for (let n = 16; ; n *= 4) {
+      const rows = this.rows(cache, { numRecentEvents: n });
+      for (let i = rows.length - 1 - seen; i >= 0; i--) {
+        const row = rows[i];
+        if (row) yield row.event;
+      }
+      if (rows.length < n) return;
+      seen = rows.length;
+    }
+  }
+
   /** The window's events from the cache; a time window over a partly cached log is read from SQL directly. */
   #events(cache: SessionCache, window: EventWindow): Event[] {
     if (window.afterTimestamp === undefined) return this.rows(cache, window).map((row) => row.event);
