@@ -12,8 +12,9 @@ import { type Context, Hono } from "hono";
 import * as z from "zod";
 import { userText } from "../../core/content.js";
 import type { Event } from "../../core/event.js";
+import { reservedUserKey } from "../../core/reserved-users.js";
 import { findApp } from "../../handlers/app-lookup.js";
-import { assertMayUseApp, type Caller, callerOf } from "../../handlers/caller.js";
+import { assertMayActAs, type Caller, callerOf } from "../../handlers/caller.js";
 import { startTurn } from "../../handlers/run.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
@@ -28,12 +29,18 @@ import {
 } from "./turn-tool.js";
 
 export interface McpServerOptions {
-  /** The user a service token's turns belong to (an end user's are always their own). Default `"mcp"`. */
+  /**
+   * The user a service token's turns belong to (an end user's are always their own), stored in Baton's
+   * reserved namespace as `baton:mcp:<userId>` (decision 048). Default `"mcp"`.
+   */
   userId?: string;
 }
 
+/** An end user's turns are their own; a service token's belong to Baton's reserved MCP user. */
 const userOf = (caller: Caller, options: McpServerOptions): string =>
-  caller.kind === "end-user" ? caller.subject : (options.userId ?? "mcp");
+  caller.kind === "end-user"
+    ? caller.subject
+    : reservedUserKey("mcp", options.userId ?? "mcp", "mcpServer's userId");
 
 /** One request's MCP server for `app`: its one tool runs a turn through `/run`'s path. */
 function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
@@ -96,10 +103,11 @@ export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
     new Hono<HonoEnv>()
       .post("/mcp/:app", async (c) => {
         const caller = callerOf(c);
-        assertMayUseApp(caller, c.req.param("app"));
+        const userId = userOf(caller, options);
+        assertMayActAs(caller, c.req.param("app"), userId);
         const app = findApp(c.var.deps.apps, c.req.param("app"));
         const transport = new WebStandardStreamableHTTPServerTransport();
-        await appServer(c, app, userOf(caller, options)).connect(transport);
+        await appServer(c, app, userId).connect(transport);
         return transport.handleRequest(c.req.raw);
       })
       // Stateless: no standalone SSE stream to open (GET) and no session to end (DELETE).
