@@ -154,10 +154,7 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
       if (tool.name === "load_artifacts") return loadArtifactsTool;
       if (tool.name === "load_memory") return loadMemoryTool;
       if (tool.name === "preload_memory") return preloadMemoryTool;
-      const gemini = Object.hasOwn(GEMINI_TOOLS_BY_YAML_NAME, tool.name)
-        ? GEMINI_TOOLS_BY_YAML_NAME[tool.name]
-        : undefined;
-      return gemini ?? registered(tool.name, scope, `${field}.name`);
+      return GEMINI_TOOLS_BY_YAML_NAME[tool.name] ?? registered(tool.name, scope, `${field}.name`);
     }
   }
 }

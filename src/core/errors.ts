@@ -125,6 +125,7 @@ export class BatonError extends Error {
     readonly options: BatonErrorOptions = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // closed key: `code` is an `ErrorCode`, a key of the table by its type.
     const info: CodeInfo = ERROR_CODES[code];
     this.status = info.status;
     this.blame = info.blame;

@@ -27,6 +27,7 @@ export class R2EvalStore implements EvalDocumentStore {
   constructor(private readonly bucket: R2Bucket) {}
 
   private key(appName: string, kind: EvalDocumentKind, id: string): string {
+    // closed key: `kind` is an `EvalDocumentKind` ("set" | "result").
     return `${folder(appName, kind)}${id}${SUFFIX[kind]}`;
   }
 
@@ -55,8 +56,10 @@ export class R2EvalStore implements EvalDocumentStore {
     let cursor: string | undefined;
     do {
       const page = await this.bucket.list({ prefix, ...(cursor ? { cursor } : {}) });
+      // closed key: `kind` is an `EvalDocumentKind` ("set" | "result").
+      const suffix = SUFFIX[kind];
       for (const { key } of page.objects)
-        if (key.endsWith(SUFFIX[kind])) ids.push(key.slice(prefix.length, -SUFFIX[kind].length));
+        if (key.endsWith(suffix)) ids.push(key.slice(prefix.length, -suffix.length));
       cursor = page.truncated ? page.cursor : undefined;
     } while (cursor);
     return ids.sort();

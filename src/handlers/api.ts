@@ -3,9 +3,10 @@ import { tooLarge as a2aTooLarge, MAX_A2A_BODY_BYTES } from "../a2a/server/json-
 import { a2aCards, a2aRest, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
 import type { ArtifactsSupport } from "./artifacts.js";
-import { requireToken } from "./auth.js";
+import { requireToken, servesWithoutTokens } from "./auth.js";
 import { cappedBody } from "./capped-body.js";
 import { dev } from "./dev.js";
+import { checkHost } from "./host-check.js";
 import { notFound, onError } from "./http-errors.js";
 import { memory } from "./memory.js";
 import { meta } from "./meta.js";
@@ -57,6 +58,14 @@ export function createAdkApi<B extends BatonBindings>(
     );
   }
   api.use(cappedBody(MAX_BODY_BYTES, (c) => c.json({ detail: TOO_LARGE, code: "payload_too_large" }, 413)));
+  // A Worker that serves without tokens (`npm run dev`) answers only its own hosts: no page elsewhere can
+  // reach it by rebinding its name to 127.0.0.1 (decision 048; MCP checks on every Worker, mcp-route.ts).
+  api.use(
+    checkHost(
+      (c, detail) => c.json({ detail, code: "forbidden" }, 403),
+      (c) => servesWithoutTokens(c.env),
+    ),
+  );
   // Agent cards are public: clients read them to learn how to authenticate.
   api.route("/", a2aCards);
   api.use("/a2a/*", requireToken());

@@ -64,7 +64,7 @@ async function setup() {
       mcp: mcpServer(),
       services: { sleep: noSleep, log: () => undefined, fetch: issuer.fetch },
     },
-    { ...issuer.vars, MCP_ALLOWED_HOSTS: "baton.test" },
+    { ...issuer.vars, ALLOWED_HOSTS: "baton.test" },
   );
   const as = async (sub: string) => {
     const token = await issuer.token({ sub });
