@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   /** An authenticated caller reaching past what its token allows (another user's session, `app:` state). */
   forbidden: refusal(403, "user"),
   not_found: refusal(404, "user"),
+  /** A served path asked with a method it does not serve (answered with `Allow`). */
+  method_not_allowed: refusal(405, "user"),
   app_not_found: refusal(404, "user"),
   session_not_found: refusal(404, "user"),
   session_exists: refusal(409, "user"),
