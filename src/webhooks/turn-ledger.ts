@@ -1,3 +1,4 @@
+import type { ThreadMessage } from "../core/email.js";
 import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
 import type { TurnObject } from "../objects/turn-object.js";
@@ -67,6 +68,14 @@ export interface TurnLedger {
   turn(turnId: string): TurnHandle | null;
   /** The line of a session's queued turns. */
   line(key: SessionKey): LineHandle;
+  /**
+   * Mail thread `root` of an app's user (decision 048): the branch a message joins, by who took part in
+   * each (`email/mail-threads.ts`); `null` when the thread has no room for another.
+   */
+  joinThread(
+    thread: { appName: string; userId: string; root: string },
+    message: ThreadMessage,
+  ): Promise<number | null>;
 }
 
 /** Webhooks keep the names they had before other origins existed, so their turn ids stay the same. */
@@ -136,6 +145,10 @@ export function turnLedger(namespace: TurnNamespace): TurnLedger {
       const name = lineName(key);
       const held = shard(shardIndex(name));
       return { head: () => held.head(name), leave: (turnId) => held.leave(name, turnId) };
+    },
+    joinThread(thread, message) {
+      const name = JSON.stringify(["mail-thread", thread.appName, thread.userId, thread.root]);
+      return shard(shardIndex(name)).joinThread(name, message);
     },
   };
 }
