@@ -45,6 +45,8 @@ export const ERROR_CODES = {
   not_supported: refusal(501, "user"),
   /** The app's own definition is wrong (agent names, model settings): the developer's to fix. */
   invalid_config: refusal(500, "user"),
+  /** A store is too busy to answer now (an overloaded Durable Object): try again after `Retry-After`. */
+  storage_busy: refusal(503, "internal"),
   /** Stored data this code cannot read (a newer schema version). */
   storage_error: refusal(500, "internal"),
   internal: refusal(500, "internal"),
@@ -106,6 +108,8 @@ export interface BatonErrorOptions extends ErrorOptions {
   agentName?: string;
   /** The HTTP status an upstream (model provider, remote agent) answered with. */
   upstreamStatus?: number;
+  /** How long a client should wait before trying again (`Retry-After` on the HTTP answer). */
+  retryAfterSeconds?: number;
 }
 
 /**

@@ -54,7 +54,9 @@ function incoming(mail: Mail) {
         controller.close();
       },
     }),
-    setReject: (reason: string) => void (outcome.rejected = reason),
+    setReject: (reason: string) => {
+      outcome.rejected = reason;
+    },
     forward: async () => undefined,
   };
   return { message, outcome };
