@@ -12,6 +12,7 @@ import { type ArtifactsSupport, artifactBodyLimit, artifactRoutes } from "./hand
 
 export { BlobArtifactService } from "./artifacts/blob-artifact-service.js";
 export type { ArtifactBlobs } from "./artifacts/blobs.js";
+export { type ArtifactLedgerEnv, durableObjectLedger } from "./artifacts/do-artifact-ledger.js";
 export { type ArtifactBucket, r2Blobs } from "./artifacts/r2-blobs.js";
 export type { ArtifactsSupport } from "./handlers/artifacts.js";
 

@@ -12,7 +12,7 @@ export interface DirectPushOptions extends Omit<PushSendDeps, "fetch"> {
    * against the policy before it is made (`checked-fetch.ts`, decision 048). A `fetch` given here is trusted
    * to reach only where it should: the policy then checks URLs, not where names lead.
    */
-  fetch?: PushSendDeps["fetch"];
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
   sleep?: (ms: number) => Promise<void>;
   /** Attempts per delivery (default 4, waiting 1, 2 then 4 s). */
   attempts?: number;
