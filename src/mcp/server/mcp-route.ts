@@ -14,7 +14,6 @@ import { userText } from "../../core/content.js";
 import type { Event } from "../../core/event.js";
 import { guardJson } from "../../core/json-guard.js";
 import { reservedUserKey } from "../../core/reserved-users.js";
-import { MAX_BODY_BYTES } from "../../handlers/api.js";
 import { findApp } from "../../handlers/app-lookup.js";
 import { assertMayActAs, type Caller, callerOf } from "../../handlers/caller.js";
 import { checkHost } from "../../handlers/host-check.js";
@@ -95,18 +94,18 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
 }
 
 /** An MCP refusal as the SDK's transport answers its own: a JSON-RPC error with no id. */
-const mcpRefusal = (status: 400 | 403 | 413, code: number, message: string): Response =>
+const mcpRefusal = (status: 400 | 403, code: number, message: string): Response =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 
 /**
  * The request's JSON-RPC message(s) through the one body guard (core/json-guard.ts), or the refusal the
- * transport would give: 413, `-32700` Parse error, `-32600` Invalid Request for a hostile shape.
+ * transport would give: `-32700` Parse error, `-32600` Invalid Request for a hostile shape. The API's body
+ * cap was kept while the body was read (`capped-body.ts`).
  */
 async function guardedBody(request: Request): Promise<{ parsedBody: unknown } | Response> {
-  const guarded = guardJson(await request.text(), { maxBytes: MAX_BODY_BYTES });
+  const guarded = guardJson(await request.text());
   if (guarded.ok) return { parsedBody: guarded.value };
   const { reason, message } = guarded.refusal;
-  if (reason === "size") return mcpRefusal(413, -32000, message);
   if (reason === "shape") return mcpRefusal(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
   return mcpRefusal(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
 }
