@@ -293,9 +293,12 @@ async function settle(
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const events = await fetchJson<{ events: Event[] }>(`${origin}/apps/${app}/users/u/sessions/${r.session}`);
+  const owner = encodeURIComponent(user);
+  const events = await fetchJson<{ events: Event[] }>(
+    `${origin}/apps/${app}/users/${owner}/sessions/${r.session}`,
+  );
   const spans = await fetchJson<TraceSpan[]>(
-    `${origin}/dev/apps/${app}/debug/trace/session/${r.session}?user_id=u`,
+    `${origin}/dev/apps/${app}/debug/trace/session/${r.session}?user_id=${owner}`,
   );
   const delivered = (m: Sent) => m.status !== undefined || m.sentAt <= times.killAt - DELIVERY_MS;
   violations.push(...checkSession(events.events, r.sent, r.scenario.mode, delivered));
