@@ -2,7 +2,12 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { BatonError } from "../../core/errors.js";
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/**
+ * An error's message, with a repeated "MCP error <code>: " said once: the SDK's client prefixes what a
+ * server sends, and servers built on the SDK's `McpError` send it prefixed already.
+ */
+const messageOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )\1+/, "$1");
 
 /** The HTTP status an SDK transport error carries (Streamable HTTP and SSE errors both have `code`). */
 export function httpStatusOf(error: unknown): number | undefined {

@@ -5,7 +5,6 @@ import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { type Context, Hono } from "hono";
@@ -19,6 +18,8 @@ import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
 import { SessionsService } from "../../runner/sessions-service.js";
 import {
+  invalidArgumentsResult,
+  JsonRpcError,
   progressLine,
   refusalResult,
   TurnArgsSchema,
@@ -47,10 +48,11 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [turnToolOf(app)] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
     if (request.params.name !== turnToolName(app))
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args = TurnArgsSchema.safeParse(request.params.arguments ?? {});
-    if (!args.success) throw new McpError(ErrorCode.InvalidParams, z.prettifyError(args.error));
+    if (!args.success) return invalidArgumentsResult(z.prettifyError(args.error));
     const { message } = args.data;
     const progressToken = request.params._meta?.progressToken;
     try {
