@@ -83,6 +83,15 @@ export {
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
 export { isToolset, type Toolset } from "./agents/toolset.js";
+// Where artifact versions and budgets are decided (decision 048): `memoryLedger` in one isolate.
+export {
+  type ArtifactLedger,
+  type LedgerScope,
+  type LedgerVersion,
+  memoryLedger,
+  type Reservation,
+  type ReserveOutcome,
+} from "./artifacts/artifact-ledger.js";
 export {
   BlobArtifactService,
   type BlobArtifactServiceOptions,
@@ -183,6 +192,15 @@ export {
 } from "./core/reminder.js";
 export type { ScheduleConfig, ScheduledMessage, ScheduleFiring } from "./core/schedule.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
+export {
+  EVENT_PAGE_LIMITS,
+  type EventPage,
+  type EventPageRequest,
+  SESSION_PAGE_LIMITS,
+  type SessionPage,
+  type SessionPageRequest,
+} from "./core/session-pages.js";
+export type { DoubleTexting, DoubleTextingConfig, WaitingMode } from "./core/session-store.js";
 export type {
   HeaderReader,
   OnResult,
