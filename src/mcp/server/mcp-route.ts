@@ -14,12 +14,20 @@ import type { Event } from "../../core/event.js";
 import { guardJson } from "../../core/json-guard.js";
 import { reservedUserKey } from "../../core/reserved-users.js";
 import { findApp } from "../../handlers/app-lookup.js";
+import { requireToken } from "../../handlers/auth.js";
 import { assertMayActAs, type Caller, callerOf } from "../../handlers/caller.js";
 import { checkHost } from "../../handlers/host-check.js";
 import { startTurn } from "../../handlers/run.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
 import { SessionsService } from "../../runner/sessions-service.js";
+import {
+  jsonRpcRefusal,
+  mcpAnswers,
+  mcpCors,
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+} from "./mcp-http.js";
 import {
   invalidArgumentsResult,
   JsonRpcError,
@@ -97,7 +105,7 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
 
 /** An MCP refusal as the SDK's transport answers its own: a JSON-RPC error with no id. */
 const mcpRefusal = (status: 400 | 403, code: number, message: string): Response =>
-  Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+  jsonRpcRefusal(status, code, message);
 
 /**
  * The request's JSON-RPC message(s) through the one body guard (core/json-guard.ts), or the refusal the
@@ -112,21 +120,45 @@ async function guardedBody(request: Request): Promise<{ parsedBody: unknown } | 
   return mcpRefusal(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
 }
 
+/** The protected resource metadata of `resource` (RFC 9728), or 404 when the Worker takes no end-user JWTs. */
+const metadataAnswer = (c: Context<HonoEnv>, resource: string): Response => {
+  const metadata = protectedResourceMetadata(c.env, resource);
+  if (metadata === undefined)
+    return c.json(
+      { detail: "This Worker takes no OAuth tokens (JWT_ISSUER is not set).", code: "not_found" },
+      404,
+    );
+  return c.json(metadata, 200, { "Cache-Control": "max-age=300" });
+};
+
 /**
  * Every app as an MCP server at `/mcp/<app>` (stateless Streamable HTTP, the SDK's Web-standard
- * transport): one tool that runs a turn. Mounted behind the API's auth, so service tokens and end-user
- * JWTs work as on `/run`; an end user's turns are their own (`sub`), a service token's `userId`'s. Every
- * request must come for one of the Worker's own hosts, and from one of its origins when it names one
- * (the MCP spec's Origin validation against DNS rebinding: `ALLOWED_HOSTS`, `ALLOWED_ORIGINS`, decision 048).
+ * transport): one tool that runs a turn. Service tokens and end-user JWTs work as on `/run` (the API's
+ * auth, run by this route itself so that a browser's preflight and the OAuth metadata need no token); an
+ * end user's turns are their own (`sub`), a service token's `userId`'s. Every request must come for one of
+ * the Worker's own hosts, and from one of its origins when it names one (the MCP spec's Origin validation
+ * against DNS rebinding: `ALLOWED_HOSTS`, `ALLOWED_ORIGINS`, decision 048); a browser may call it across
+ * origins only from an origin `ALLOWED_ORIGINS` lists (CORS, decision 050). With end-user JWTs on
+ * (`JWT_ISSUER`), `/.well-known/oauth-protected-resource` (and its `/mcp/<app>` form) names the issuer, and
+ * a 401 says where that is (RFC 9728), so OAuth clients find the login. Errors are JSON-RPC errors.
  * @example
  * export default createWorker({ apps: [helpdesk], mcp: mcpServer() });
  */
 export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
   return (
     new Hono<HonoEnv>()
+      .use(PROTECTED_RESOURCE_PATH, mcpCors())
+      .use(`${PROTECTED_RESOURCE_PATH}/mcp/:app`, mcpCors())
+      .get(PROTECTED_RESOURCE_PATH, (c) => metadataAnswer(c, new URL(c.req.url).origin))
+      .get(`${PROTECTED_RESOURCE_PATH}/mcp/:app`, (c) => {
+        const url = new URL(c.req.url);
+        return metadataAnswer(c, `${url.origin}${url.pathname.slice(PROTECTED_RESOURCE_PATH.length)}`);
+      })
+      .use("/mcp/:app", mcpCors(), mcpAnswers())
       .use(
         "/mcp/:app",
         checkHost((_c, message) => mcpRefusal(403, -32000, message)),
+        requireToken(),
       )
       .post("/mcp/:app", async (c) => {
         const caller = callerOf(c);

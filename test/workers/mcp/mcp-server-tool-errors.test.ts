@@ -31,7 +31,9 @@ async function clientOf(call: Call, app: string): Promise<Client> {
 function helper() {
   const { app } = freshIds("mcpe");
   const root = new LlmAgent({ name: "helper", description: "Helps.", model: "demo:helper" });
-  return { app, call: callWorker({ apps: [defineApp({ name: app, rootAgent: root })], mcp: mcpServer() }) };
+  // The tests' Worker is reached as http://baton.test: a host of its own (decision 048).
+  const options = { apps: [defineApp({ name: app, rootAgent: root })], mcp: mcpServer() };
+  return { app, call: callWorker(options, { ALLOWED_HOSTS: "baton.test" }) };
 }
 
 describe("/mcp/<app> tool errors by the spec (2025-11-25)", () => {
