@@ -1,10 +1,14 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { type Context, Hono } from "hono";
@@ -45,6 +49,42 @@ export interface McpServerOptions {
    * reserved namespace as `baton:mcp:<userId>` (decision 048). Default `"mcp"`.
    */
   userId?: string;
+  /**
+   * More tools each app's server offers beside its turn tool, written as MCP tools (user code: their
+   * definition and handler). The turn tool's name wins a clash. A handler that throws answers `isError`.
+   */
+  tools?: (app: App) => readonly McpServedTool[];
+  /**
+   * Anything else an app's server offers (resources, prompts, completion, logging), on the SDK's low-level
+   * `Server` before it connects: register the capability (`server.registerCapabilities`), then the handlers.
+   * The server is stateless: one per request, so nothing set on it outlives the request.
+   */
+  extend?: (server: Server, app: App) => void;
+}
+
+/** What a served tool's handler gets besides its arguments: the SDK's request context. */
+export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A tool served beside an app's turn tool (`mcpServer({ tools })`). */
+export interface McpServedTool {
+  /** The tool as `tools/list` shows it. */
+  readonly tool: Tool;
+  /** Answers a `tools/call` of it; `extra` sends progress and log notifications on the call's stream. */
+  call(args: Record<string, unknown>, extra: McpRequestExtra): CallToolResult | Promise<CallToolResult>;
+}
+
+/** A served tool's answer; what it throws, as a tool error the caller reads. */
+async function servedResult(
+  served: McpServedTool,
+  args: Record<string, unknown>,
+  extra: McpRequestExtra,
+): Promise<CallToolResult> {
+  try {
+    return await served.call(args, extra);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return { content: [{ type: "text", text }], isError: true };
+  }
 }
 
 /** An end user's turns are their own; a service token's belong to Baton's reserved MCP user. */
@@ -53,8 +93,8 @@ const userOf = (caller: Caller, options: McpServerOptions): string =>
     ? caller.subject
     : reservedUserKey("mcp", options.userId ?? "mcp", "mcpServer's userId");
 
-/** One request's MCP server for `app`: its one tool runs a turn through `/run`'s path. */
-function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
+/** One request's MCP server for `app`: its turn tool runs a turn through `/run`'s path; the options add more. */
+function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpServerOptions): Server {
   const server = new Server(
     { name: app.name, version: "1.0.0" },
     {
@@ -63,9 +103,15 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [turnToolOf(app)] }));
+  const served = options.tools?.(app) ?? [];
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [turnToolOf(app), ...served.map((t) => t.tool).filter((t) => t.name !== turnToolName(app))],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
+    const other = served.find((t) => t.tool.name === request.params.name);
+    if (request.params.name !== turnToolName(app) && other !== undefined)
+      return servedResult(other, request.params.arguments ?? {}, extra);
     if (request.params.name !== turnToolName(app))
       throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args = TurnArgsSchema.safeParse(request.params.arguments ?? {});
@@ -100,6 +146,7 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
       return refusalResult(error);
     }
   });
+  options.extend?.(server, app);
   return server;
 }
 
@@ -168,7 +215,7 @@ export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
         const body = await guardedBody(c.req.raw);
         if (body instanceof Response) return body;
         const transport = new WebStandardStreamableHTTPServerTransport();
-        await appServer(c, app, userId).connect(transport);
+        await appServer(c, app, userId, options).connect(transport);
         return transport.handleRequest(c.req.raw, body);
       })
       // Stateless: no standalone SSE stream to open (GET) and no session to end (DELETE).
