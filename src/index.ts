@@ -83,6 +83,7 @@ export {
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
 export { isToolset, type Toolset } from "./agents/toolset.js";
+export type { TurnResources } from "./agents/turn-resources.js";
 // Where artifact versions and budgets are decided (decision 048): `memoryLedger` in one isolate.
 export {
   type ArtifactLedger,

@@ -13,4 +13,9 @@ export {
   type McpToolsetConfig,
   type ToolFilter,
 } from "./mcp/client/mcp-toolset.js";
-export { type McpServerOptions, mcpServer } from "./mcp/server/mcp-route.js";
+export {
+  type McpRequestExtra,
+  type McpServedTool,
+  type McpServerOptions,
+  mcpServer,
+} from "./mcp/server/mcp-route.js";

@@ -46,6 +46,7 @@ export async function* runDetached(
       parent.runConfig,
     ),
     services,
+    resources: parent.resources,
   });
   // Same trace as the caller: its spans nest under `parentSpan` (the calling tool's), else the caller's agent.
   ctx.recorder = parent.recorder;

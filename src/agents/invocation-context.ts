@@ -6,6 +6,7 @@ import type { Session } from "../core/session.js";
 import { NO_TRACE, type OpenSpan, type SpanRecorder } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { RunPlugin } from "./plugins.js";
+import { TurnResources } from "./turn-resources.js";
 
 export interface RunConfig {
   streaming: boolean;
@@ -28,6 +29,8 @@ export interface InvocationOptions {
   runConfig: RunConfig;
   services: RunServices;
   branch?: string;
+  /** What the invocation holds open; a new set unless given (a detached run shares its caller's). */
+  resources?: TurnResources;
 }
 
 /**
@@ -51,8 +54,13 @@ export class InvocationContext {
   recorder: SpanRecorder = NO_TRACE;
   /** The span of the agent run this context belongs to: the parent of its model and tool spans. */
   span: OpenSpan | undefined;
+  /** What the invocation holds open (connections to MCP servers): shared by its agents, closed at its end. */
+  readonly resources: TurnResources;
+  private readonly options: InvocationOptions;
 
-  constructor(private readonly options: InvocationOptions) {
+  constructor(options: InvocationOptions) {
+    this.resources = options.resources ?? new TurnResources();
+    this.options = { ...options, resources: this.resources };
     this.invocationId = options.invocationId;
     this.session = options.session;
     this.rootAgent = options.rootAgent;

@@ -76,6 +76,9 @@ export function createAdkApi<B extends BatonBindings>(
   api.route("/", a2aRest);
   // Deliveries authenticate with their provider's signature, not an API token.
   api.route("/", webhooks);
+  // MCP (`@baton-agents/core/mcp`'s `mcpServer()`), when the Worker serves it: it runs the same auth itself,
+  // after CORS preflights and beside its public OAuth metadata (decision 050).
+  if (extra.mcp) api.route("/", extra.mcp);
   api.use(requireToken());
   // Ids in the path keep their limits (core/limits.ts) before any guard or store sees them.
   for (const prefix of ["", "/dev"]) for (const path of ID_PATHS) api.use(`${prefix}${path}`, checkPathIds);
@@ -85,8 +88,6 @@ export function createAdkApi<B extends BatonBindings>(
     api.use(`${prefix}/apps/:app/*`, guardApp);
     api.use(`${prefix}/apps/:app/users/:user/*`, guardUser);
   }
-  // MCP (`@baton-agents/core/mcp`'s `mcpServer()`): behind the same auth, when the Worker serves it.
-  if (extra.mcp) api.route("/", extra.mcp);
   api.route("/", turns);
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);

@@ -43,6 +43,15 @@ export function isOwnHost(host: string, settings: HostSettings): boolean {
   );
 }
 
+/**
+ * Whether `origin` is an entry of `ALLOWED_ORIGINS` (or the list has `*`): the origins a browser may call the
+ * Worker from across origins (CORS on `/mcp/<app>`), not merely ones whose host is the Worker's own.
+ */
+export function isListedOrigin(origin: string, settings: HostSettings): boolean {
+  const allowed = listOf(settings.ALLOWED_ORIGINS);
+  return allowed.includes("*") || allowed.includes(origin.toLowerCase());
+}
+
 /** The host of an origin (`http://localhost:8787` → `localhost:8787`); `""` for one that is not a URL (`null`). */
 function hostOf(origin: string): string {
   try {
@@ -59,8 +68,7 @@ export function hostProblem(request: Request, settings: HostSettings): string | 
   if (!isOwnHost(host, settings)) return `Invalid Host header: ${host} is not a host this Worker serves`;
   const origin = request.headers.get("origin");
   if (origin === null) return null;
-  const allowed = listOf(settings.ALLOWED_ORIGINS);
-  if (allowed.includes("*") || allowed.includes(origin.toLowerCase())) return null;
+  if (isListedOrigin(origin, settings)) return null;
   if (isOwnHost(hostOf(origin), settings)) return null;
   return `Invalid Origin header: ${origin} is not an origin this Worker serves`;
 }

@@ -1,6 +1,7 @@
 import { markWindowed } from "../agents/history.js";
 import { InvocationContext } from "../agents/invocation-context.js";
 import { pluginScopes } from "../agents/plugins.js";
+import { TurnResources } from "../agents/turn-resources.js";
 import { asAgentError, BatonError, errorFields } from "../core/errors.js";
 import { createEvent, type Event, isFinalResponse } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
@@ -161,6 +162,7 @@ export class Runner {
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
     const stopHeartbeat = startHeartbeat(this.store, turn, this.services.log);
     const cancel = watchCancel(this.store, turn, request.signal, this.services.log);
+    const resources = new TurnResources();
     try {
       if (turn.resumed && invocationEnded(session.events, invocationId)) return;
       applyTemp(session.state, userEvent.actions.stateDelta);
@@ -182,6 +184,7 @@ export class Runner {
           cancel,
         ),
         services: this.services,
+        resources,
       });
       if (trace) {
         ctx.recorder = trace.recorder;
@@ -235,6 +238,7 @@ export class Runner {
       }
     } finally {
       stopHeartbeat();
+      await resources.release(this.services.log);
       if (trace) {
         trace.root.end(trace.cost.attributes());
         const finished = trace.recorder.finish();

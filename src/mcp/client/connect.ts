@@ -32,19 +32,45 @@ async function connectWith(
   }
 }
 
+/** A connected MCP client and how to end it: the session it opened is ended on the server too. */
+export interface McpConnection {
+  readonly client: Client;
+  /** Ends the server's session if it gave one (HTTP DELETE with `Mcp-Session-Id`), then closes the client. */
+  close(): Promise<void>;
+}
+
+function connectionOf(client: Client, transport: StreamableHTTPClientTransport | SSEClientTransport) {
+  return {
+    client,
+    async close() {
+      try {
+        // A stateless server gives no session id: nothing to end. A 405 to the DELETE is the spec's "no".
+        if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined)
+          await transport.terminateSession();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
+
 /**
- * A connected MCP client for one operation (the caller closes it). Streamable HTTP first; a 4xx to its
- * `initialize` means an older server, which is then tried over HTTP+SSE (the MCP spec's backwards
- * compatibility). A Worker cannot keep a connection across requests, so none is pooled.
+ * A connected MCP client (the caller closes it). Streamable HTTP first; a 4xx to its `initialize` other
+ * than 401 and 403 means an older server, which is then tried over HTTP+SSE (the MCP spec's backwards
+ * compatibility); a refused credential is the answer, not a sign of an older transport.
  */
-export async function connect({ params, headers, fetch }: ConnectOptions): Promise<Client> {
+export async function connect({ params, headers, fetch }: ConnectOptions): Promise<McpConnection> {
   const url = new URL(params.url);
   const init = { requestInit: { headers }, fetch };
   const timeoutMs = params.timeout * 1000;
-  const sse = () => connectWith(new SSEClientTransport(url, init), timeoutMs);
+  const sse = async () => {
+    const transport = new SSEClientTransport(url, init);
+    return connectionOf(await connectWith(transport, timeoutMs), transport);
+  };
   if (params.type === "sse") return sse();
+  const transport = new StreamableHTTPClientTransport(url, init);
   try {
-    return await connectWith(new StreamableHTTPClientTransport(url, init), timeoutMs);
+    return connectionOf(await connectWith(transport, timeoutMs), transport);
   } catch (error) {
     if (refusedStreamableHttp(error)) return sse();
     throw error;

@@ -2,7 +2,12 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { BatonError } from "../../core/errors.js";
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/**
+ * An error's message, with a repeated "MCP error <code>: " said once: the SDK's client prefixes what a
+ * server sends, and servers built on the SDK's `McpError` send it prefixed already.
+ */
+const messageOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )\1+/, "$1");
 
 /** The HTTP status an SDK transport error carries (Streamable HTTP and SSE errors both have `code`). */
 export function httpStatusOf(error: unknown): number | undefined {
@@ -12,11 +17,21 @@ export function httpStatusOf(error: unknown): number | undefined {
   return typeof code === "number" && code >= 100 && code < 600 ? code : undefined;
 }
 
-/** Whether the Streamable HTTP initialize was refused in a way that means "this server speaks HTTP+SSE". */
+/**
+ * Whether the Streamable HTTP initialize was refused in a way that means "this server speaks HTTP+SSE":
+ * a 4xx, except 401 and 403, which refuse the credential (an OAuth server's answer), not the transport.
+ */
 export const refusedStreamableHttp = (error: unknown): boolean => {
   const status = error instanceof StreamableHTTPError ? error.code : undefined;
-  return typeof status === "number" && status >= 400 && status < 500;
+  return typeof status === "number" && status >= 400 && status < 500 && status !== 401 && status !== 403;
 };
+
+/**
+ * Whether a connection is still good after `error`: the server answered (a JSON-RPC error, a request
+ * that timed out and was canceled) rather than the transport failing, which calls for a new connection.
+ */
+export const connectionSurvives = (error: unknown): boolean =>
+  error instanceof McpError && error.code !== ErrorCode.ConnectionClosed;
 
 /**
  * Any failure of a call to an MCP server as a coded error: `MCP_TIMEOUT` when it did not answer in time,

@@ -21,8 +21,8 @@ export interface McpToolHost {
   readonly requireConfirmation: McpConfirmation | undefined;
   /** Milliseconds one call may take. */
   readonly callTimeoutMs: number;
-  /** A connected client for this call (closed after it). */
-  open(ctx: ToolContext): Promise<Client>;
+  /** Runs `use` with the invocation's client for this server (connected at its first use in the turn). */
+  withClient<T>(ctx: ToolContext, use: (client: Client) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -44,7 +44,7 @@ export function shapeResult(result: CallToolResult | { toolResult: unknown }): R
 
 /**
  * One MCP tool as a Baton tool (ADK `McpTool`): declared with its (prefixed) name, description and
- * `inputSchema`; a call connects, calls `tools/call` with the server's own name, and answers the result
+ * `inputSchema`; a call uses the turn's connection to the server, calls `tools/call` with the server's own name, and answers the result
  * as ADK shapes it. A server that is down, slow or answers garbage gives `{"error": …}` with the code,
  * which the model reads, and a failed span with the code in the trace; the turn goes on.
  */
@@ -63,12 +63,10 @@ export function mcpTool(info: McpToolInfo, name: string, host: McpToolHost): Fun
       if (held !== undefined) return { ok: true, value: held };
       const attributes = { [ATTR.mcpServer]: host.url, [ATTR.toolName]: info.name };
       const span = ctx.invocation.recorder.start(`mcp tools/call ${info.name}`, attributes, ctx.span);
-      let client: Client | undefined;
       try {
-        client = await host.open(ctx);
-        const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
-          timeout: host.callTimeoutMs,
-        });
+        const result = await host.withClient(ctx, (client) =>
+          client.callTool({ name: info.name, arguments: args }, undefined, { timeout: host.callTimeoutMs }),
+        );
         const value = shapeResult(result);
         span.end();
         return { ok: true, value };
@@ -76,8 +74,6 @@ export function mcpTool(info: McpToolInfo, name: string, host: McpToolHost): Fun
         const failure = mcpFailure(error, host.url, `tools/call ${info.name}`);
         span.end({ [ATTR.errorCode]: failure.code }, failure);
         return { ok: true, value: { error: `${failure.code}: ${failure.message}` } };
-      } finally {
-        await client?.close();
       }
     },
   };

@@ -5,15 +5,16 @@ import type { FunctionTool } from "../../agents/function-tool.js";
 import type { Toolset } from "../../agents/toolset.js";
 import { SHARED_SCOPES, type SharedScope } from "../../core/state.js";
 import { ATTR } from "../../core/trace.js";
+import type { McpConnection } from "./connect.js";
 import { connect } from "./connect.js";
 import {
   type ConnectionParams,
   type ConnectionParamsInput,
   ConnectionParamsSchema,
 } from "./connection-params.js";
-import { mcpFailure } from "./mcp-failure.js";
+import { connectionSurvives, mcpFailure } from "./mcp-failure.js";
 import { type McpConfirmation, type McpToolHost, type McpToolInfo, mcpTool } from "./mcp-tool.js";
-import { ToolListCache } from "./tool-list-cache.js";
+import { headersKey, ToolListCache } from "./tool-list-cache.js";
 
 /** Headers for one invocation, from what it knows (ADK `header_provider`): a user's token in state, say. */
 export type HeaderProvider = (
@@ -88,7 +89,7 @@ export class McpToolset implements Toolset {
       stateScopes: this.stateScopes,
       requireConfirmation: config.requireConfirmation,
       callTimeoutMs: this.params.sseReadTimeout * 1000,
-      open: async (ctx) => this.open(ctx, await this.headers(ctx)),
+      withClient: async (ctx, use) => this.withClient(ctx, await this.headers(ctx), use),
     };
   }
 
@@ -107,8 +108,33 @@ export class McpToolset implements Toolset {
     return { ...this.params.headers, ...this.config.headers, ...provided };
   }
 
-  private open(ctx: CallbackContext, headers: Record<string, string>): Promise<Client> {
-    return connect({ params: this.params, headers, fetch: ctx.invocation.services.fetch });
+  /**
+   * Runs `use` with the invocation's connection to the server for these headers: made at its first use in
+   * the turn, shared by the listing and every call of the turn (and by toolsets of the same server), and
+   * ended when the turn ends. A transport failure drops it, so the next use connects again.
+   */
+  private async withClient<T>(
+    ctx: CallbackContext,
+    headers: Record<string, string>,
+    use: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    const { resources, services } = ctx.invocation;
+    const key = `mcp ${this.params.type} ${this.params.url} ${headersKey(headers)}`;
+    const connecting = resources.hold(
+      key,
+      () => connect({ params: this.params, headers, fetch: services.fetch }),
+      async (opened: Promise<McpConnection>) => (await opened.catch(() => undefined))?.close(),
+    );
+    // Past the turn's end nothing is held: this use's connection is its own, ended after it.
+    const own = !resources.holds(key);
+    try {
+      return await use((await connecting).client);
+    } catch (error) {
+      if (!own && !connectionSurvives(error)) await resources.drop(key).catch(() => undefined);
+      throw error;
+    } finally {
+      if (own) await (await connecting.catch(() => undefined))?.close();
+    }
   }
 
   /** The server's tools: from the cache while fresh, else listed now; on failure the stale list, or none. */
@@ -125,18 +151,19 @@ export class McpToolset implements Toolset {
       { [ATTR.mcpServer]: this.params.url },
       invocation.span,
     );
-    let client: Client | undefined;
     try {
-      client = await this.open(ctx, headers);
-      const tools: McpToolInfo[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: this.params.sseReadTimeout * 1000,
-        });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
+      const tools = await this.withClient(ctx, headers, async (client) => {
+        const listed: McpToolInfo[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+            timeout: this.params.sseReadTimeout * 1000,
+          });
+          listed.push(...page.tools);
+          cursor = page.nextCursor;
+        } while (cursor !== undefined);
+        return listed;
+      });
       this.cache.set(headers, tools, now);
       span.end();
       return tools;
@@ -144,8 +171,6 @@ export class McpToolset implements Toolset {
       const failure = mcpFailure(error, this.params.url, "tools/list");
       span.end({ [ATTR.errorCode]: failure.code }, failure);
       return cached?.tools ?? [];
-    } finally {
-      await client?.close();
     }
   }
 }

@@ -1,5 +1,9 @@
 import type { McpToolInfo } from "./mcp-tool.js";
 
+/** A set of headers as a string, the same whatever their order. */
+export const headersKey = (headers: Record<string, string>): string =>
+  JSON.stringify(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
 /** At most this many header sets per toolset keep a tool list (one per user token, say). */
 const MAX_ENTRIES = 64;
 
@@ -21,13 +25,13 @@ export class ToolListCache {
     headers: Record<string, string>,
     now: number,
   ): { tools: readonly McpToolInfo[]; fresh: boolean } | undefined {
-    const entry = this.entries.get(keyOf(headers));
+    const entry = this.entries.get(headersKey(headers));
     if (entry === undefined) return undefined;
     return { tools: entry.tools, fresh: now - entry.listedAt < this.ttlMs };
   }
 
   set(headers: Record<string, string>, tools: readonly McpToolInfo[], now: number): void {
-    const key = keyOf(headers);
+    const key = headersKey(headers);
     this.entries.delete(key);
     this.entries.set(key, { tools, listedAt: now });
     // Oldest first in a Map: drop from the front past the bound.
@@ -37,6 +41,3 @@ export class ToolListCache {
     }
   }
 }
-
-const keyOf = (headers: Record<string, string>): string =>
-  JSON.stringify(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

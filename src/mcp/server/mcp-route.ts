@@ -1,11 +1,14 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { type Context, Hono } from "hono";
@@ -15,6 +18,7 @@ import type { Event } from "../../core/event.js";
 import { guardJson } from "../../core/json-guard.js";
 import { reservedUserKey } from "../../core/reserved-users.js";
 import { findApp } from "../../handlers/app-lookup.js";
+import { requireToken } from "../../handlers/auth.js";
 import { assertMayActAs, type Caller, callerOf } from "../../handlers/caller.js";
 import { checkHost } from "../../handlers/host-check.js";
 import { startTurn } from "../../handlers/run.js";
@@ -22,6 +26,15 @@ import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
 import { SessionsService } from "../../runner/sessions-service.js";
 import {
+  jsonRpcRefusal,
+  mcpAnswers,
+  mcpCors,
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+} from "./mcp-http.js";
+import {
+  invalidArgumentsResult,
+  JsonRpcError,
   progressLine,
   refusalResult,
   TurnArgsSchema,
@@ -36,6 +49,42 @@ export interface McpServerOptions {
    * reserved namespace as `baton:mcp:<userId>` (decision 048). Default `"mcp"`.
    */
   userId?: string;
+  /**
+   * More tools each app's server offers beside its turn tool, written as MCP tools (user code: their
+   * definition and handler). The turn tool's name wins a clash. A handler that throws answers `isError`.
+   */
+  tools?: (app: App) => readonly McpServedTool[];
+  /**
+   * Anything else an app's server offers (resources, prompts, completion, logging), on the SDK's low-level
+   * `Server` before it connects: register the capability (`server.registerCapabilities`), then the handlers.
+   * The server is stateless: one per request, so nothing set on it outlives the request.
+   */
+  extend?: (server: Server, app: App) => void;
+}
+
+/** What a served tool's handler gets besides its arguments: the SDK's request context. */
+export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A tool served beside an app's turn tool (`mcpServer({ tools })`). */
+export interface McpServedTool {
+  /** The tool as `tools/list` shows it. */
+  readonly tool: Tool;
+  /** Answers a `tools/call` of it; `extra` sends progress and log notifications on the call's stream. */
+  call(args: Record<string, unknown>, extra: McpRequestExtra): CallToolResult | Promise<CallToolResult>;
+}
+
+/** A served tool's answer; what it throws, as a tool error the caller reads. */
+async function servedResult(
+  served: McpServedTool,
+  args: Record<string, unknown>,
+  extra: McpRequestExtra,
+): Promise<CallToolResult> {
+  try {
+    return await served.call(args, extra);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return { content: [{ type: "text", text }], isError: true };
+  }
 }
 
 /** An end user's turns are their own; a service token's belong to Baton's reserved MCP user. */
@@ -44,8 +93,8 @@ const userOf = (caller: Caller, options: McpServerOptions): string =>
     ? caller.subject
     : reservedUserKey("mcp", options.userId ?? "mcp", "mcpServer's userId");
 
-/** One request's MCP server for `app`: its one tool runs a turn through `/run`'s path. */
-function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
+/** One request's MCP server for `app`: its turn tool runs a turn through `/run`'s path; the options add more. */
+function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpServerOptions): Server {
   const server = new Server(
     { name: app.name, version: "1.0.0" },
     {
@@ -54,12 +103,19 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [turnToolOf(app)] }));
+  const served = options.tools?.(app) ?? [];
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [turnToolOf(app), ...served.map((t) => t.tool).filter((t) => t.name !== turnToolName(app))],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
+    const other = served.find((t) => t.tool.name === request.params.name);
+    if (request.params.name !== turnToolName(app) && other !== undefined)
+      return servedResult(other, request.params.arguments ?? {}, extra);
     if (request.params.name !== turnToolName(app))
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args = TurnArgsSchema.safeParse(request.params.arguments ?? {});
-    if (!args.success) throw new McpError(ErrorCode.InvalidParams, z.prettifyError(args.error));
+    if (!args.success) return invalidArgumentsResult(z.prettifyError(args.error));
     const { message } = args.data;
     const progressToken = request.params._meta?.progressToken;
     try {
@@ -90,12 +146,13 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string): Server {
       return refusalResult(error);
     }
   });
+  options.extend?.(server, app);
   return server;
 }
 
 /** An MCP refusal as the SDK's transport answers its own: a JSON-RPC error with no id. */
 const mcpRefusal = (status: 400 | 403, code: number, message: string): Response =>
-  Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+  jsonRpcRefusal(status, code, message);
 
 /**
  * The request's JSON-RPC message(s) through the one body guard (core/json-guard.ts), or the refusal the
@@ -110,21 +167,45 @@ async function guardedBody(request: Request): Promise<{ parsedBody: unknown } | 
   return mcpRefusal(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
 }
 
+/** The protected resource metadata of `resource` (RFC 9728), or 404 when the Worker takes no end-user JWTs. */
+const metadataAnswer = (c: Context<HonoEnv>, resource: string): Response => {
+  const metadata = protectedResourceMetadata(c.env, resource);
+  if (metadata === undefined)
+    return c.json(
+      { detail: "This Worker takes no OAuth tokens (JWT_ISSUER is not set).", code: "not_found" },
+      404,
+    );
+  return c.json(metadata, 200, { "Cache-Control": "max-age=300" });
+};
+
 /**
  * Every app as an MCP server at `/mcp/<app>` (stateless Streamable HTTP, the SDK's Web-standard
- * transport): one tool that runs a turn. Mounted behind the API's auth, so service tokens and end-user
- * JWTs work as on `/run`; an end user's turns are their own (`sub`), a service token's `userId`'s. Every
- * request must come for one of the Worker's own hosts, and from one of its origins when it names one
- * (the MCP spec's Origin validation against DNS rebinding: `ALLOWED_HOSTS`, `ALLOWED_ORIGINS`, decision 048).
+ * transport): one tool that runs a turn. Service tokens and end-user JWTs work as on `/run` (the API's
+ * auth, run by this route itself so that a browser's preflight and the OAuth metadata need no token); an
+ * end user's turns are their own (`sub`), a service token's `userId`'s. Every request must come for one of
+ * the Worker's own hosts, and from one of its origins when it names one (the MCP spec's Origin validation
+ * against DNS rebinding: `ALLOWED_HOSTS`, `ALLOWED_ORIGINS`, decision 048); a browser may call it across
+ * origins only from an origin `ALLOWED_ORIGINS` lists (CORS, decision 050). With end-user JWTs on
+ * (`JWT_ISSUER`), `/.well-known/oauth-protected-resource` (and its `/mcp/<app>` form) names the issuer, and
+ * a 401 says where that is (RFC 9728), so OAuth clients find the login. Errors are JSON-RPC errors.
  * @example
  * export default createWorker({ apps: [helpdesk], mcp: mcpServer() });
  */
 export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
   return (
     new Hono<HonoEnv>()
+      .use(PROTECTED_RESOURCE_PATH, mcpCors())
+      .use(`${PROTECTED_RESOURCE_PATH}/mcp/:app`, mcpCors())
+      .get(PROTECTED_RESOURCE_PATH, (c) => metadataAnswer(c, new URL(c.req.url).origin))
+      .get(`${PROTECTED_RESOURCE_PATH}/mcp/:app`, (c) => {
+        const url = new URL(c.req.url);
+        return metadataAnswer(c, `${url.origin}${url.pathname.slice(PROTECTED_RESOURCE_PATH.length)}`);
+      })
+      .use("/mcp/:app", mcpCors(), mcpAnswers())
       .use(
         "/mcp/:app",
         checkHost((_c, message) => mcpRefusal(403, -32000, message)),
+        requireToken(),
       )
       .post("/mcp/:app", async (c) => {
         const caller = callerOf(c);
@@ -134,7 +215,7 @@ export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
         const body = await guardedBody(c.req.raw);
         if (body instanceof Response) return body;
         const transport = new WebStandardStreamableHTTPServerTransport();
-        await appServer(c, app, userId).connect(transport);
+        await appServer(c, app, userId, options).connect(transport);
         return transport.handleRequest(c.req.raw, body);
       })
       // Stateless: no standalone SSE stream to open (GET) and no session to end (DELETE).

@@ -73,3 +73,26 @@ export function refusalResult(error: unknown): CallToolResult {
   if (!(error instanceof BatonError) || error.kind !== "refusal") throw error;
   return { content: [{ type: "text", text: `${error.code}: ${error.message}` }], isError: true };
 }
+
+/**
+ * Arguments that do not fit the tool's input schema, as a tool result with `isError` (MCP 2025-11-25,
+ * SEP-1303): the calling model reads what was wrong and can call again.
+ */
+export const invalidArgumentsResult = (detail: string): CallToolResult => ({
+  content: [{ type: "text", text: `Invalid arguments: ${detail}` }],
+  isError: true,
+});
+
+/**
+ * A JSON-RPC error the SDK's server sends as it is: its `code` and its message unprefixed (the SDK's
+ * `McpError` writes "MCP error <code>: " into its message, which the client's `McpError` prefixes again).
+ */
+export class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "JsonRpcError";
+  }
+}
