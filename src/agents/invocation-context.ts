@@ -3,6 +3,7 @@ import { BatonError } from "../core/errors.js";
 import { createEvent, type Event, type NewEvent } from "../core/event.js";
 import type { RunServices } from "../core/ports.js";
 import type { Session } from "../core/session.js";
+import { type SignalSource, withLazySignal } from "../core/signal-source.js";
 import { NO_TRACE, type OpenSpan, type SpanRecorder } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { RunPlugin } from "./plugins.js";
@@ -81,6 +82,34 @@ export class InvocationContext {
     child.llmCalls = this.llmCalls;
     child.recorder = this.recorder;
     child.span = this.span;
+    return child;
+  }
+
+  /**
+   * The same invocation for a workflow node: its branch (`undefined`: none), its span, and an abort signal
+   * read from `signals` only when something asks for it (the node's timeout, its workflow stopping).
+   */
+  forNode(
+    branch: string | undefined,
+    signals: SignalSource<AbortSignal>,
+    span: OpenSpan | undefined,
+  ): InvocationContext {
+    // Field by field: a spread of the run config would read (and so make) the turn's lazy signal.
+    const { streaming, maxLlmCalls, plugins } = this.runConfig;
+    const runConfig = withLazySignal(
+      { streaming, maxLlmCalls, ...(plugins ? { plugins } : {}) },
+      "signal",
+      signals,
+    );
+    const { branch: _parentBranch, ...options } = this.options;
+    const child = new InvocationContext({
+      ...options,
+      runConfig,
+      ...(branch === undefined ? {} : { branch }),
+    });
+    child.llmCalls = this.llmCalls;
+    child.recorder = this.recorder;
+    child.span = span;
     return child;
   }
 
