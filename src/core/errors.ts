@@ -110,7 +110,7 @@ export interface BatonErrorOptions extends ErrorOptions {
   agentName?: string;
   /** The HTTP status an upstream (model provider, remote agent) answered with. */
   upstreamStatus?: number;
-  /** The workflow node that failed (ADK 2.x `nodeInfo.path`); the error event carries it. */
+  /** The workflow node that failed (ADK 2.x `nodeInfo.path`); the error event carries it. `""`: no node. */
   nodePath?: string;
 }
 
@@ -175,7 +175,7 @@ export function errorFields(error: unknown): {
     return {
       errorCode: error.code,
       errorMessage: error.message,
-      ...(path === undefined ? {} : { nodeInfo: { path } }),
+      ...(path ? { nodeInfo: { path } } : {}),
     };
   }
   if (error instanceof Error)

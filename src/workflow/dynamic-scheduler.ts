@@ -81,7 +81,7 @@ export class DynamicScheduler {
       runId,
       path,
       useSubBranch: at.useSubBranch,
-      signals: this.stop,
+      stop: this.stop,
       resumed: cutOff,
     });
   }

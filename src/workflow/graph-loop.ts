@@ -1,5 +1,6 @@
 import { BatonError } from "../core/errors.js";
 import type { Event, Route } from "../core/event.js";
+import { WorkflowStopped } from "./failures.js";
 import type { Graph } from "./graph.js";
 import type { NodeResult, WorkflowNode } from "./node.js";
 import type { NodeContext } from "./node-context.js";
@@ -60,7 +61,7 @@ export class GraphRun {
       this.pending.delete(done.name);
       if ("error" in done) {
         this.setStatus(done.name, "failed");
-        this.stop.stop(done.error);
+        this.stop.stop(new WorkflowStopped(`Node ${done.name} failed.`));
         await Promise.allSettled(this.pending.values());
         throw done.error;
       }
@@ -129,9 +130,9 @@ export class GraphRun {
         runId,
         useSubBranch: trigger.useSubBranch,
         branch: trigger.branch,
-        signals: this.stop,
+        stop: this.stop,
         resumeInputs: repeat ? {} : undefined,
-        resumed: cutOff,
+        resumed: cutOff || resuming,
       });
       return { name, result };
     } catch (error) {

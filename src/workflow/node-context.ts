@@ -5,6 +5,7 @@ import type { EventChannel } from "./event-channel.js";
 import type { NodeResult, RunNodeOptions } from "./node.js";
 import type { NodeLike } from "./node-like.js";
 import { leafName } from "./node-path.js";
+import type { LazyAbort } from "./signals.js";
 
 /** How a context runs a child node (the node runner, or a workflow's scheduler of `ctx.runNode` calls). */
 export type SpawnNode = (
@@ -44,7 +45,10 @@ export class NodeContext extends CallbackContext {
   interruptIds: string[] = [];
   /** Which attempt this is (1-based), when the node has a `retryConfig`. */
   attemptCount = 1;
-  /** This run goes on from one a crash cut off in this invocation: what it stored before is in the session. */
+  /**
+   * This run goes on from an earlier one (cut off by a crash, or paused on an interrupt now answered): what
+   * it stored before, its input included, is in the session.
+   */
   resumed = false;
   /** Node paths this node's output is the output of too (`useAsOutput`), stamped on `nodeInfo.outputFor`. */
   outputForAncestors: readonly string[] = [];
@@ -54,6 +58,8 @@ export class NodeContext extends CallbackContext {
   reportedError: { errorCode?: string | undefined; errorMessage?: string | undefined } | undefined;
   /** How `runNode` runs a child; a workflow sets its scheduler here for its subtree. */
   spawn: SpawnNode;
+  /** What ends this attempt early: its workflow stopping, its timeout (a nested workflow stops with them). */
+  stops: readonly LazyAbort[] = [];
 
   constructor(invocation: InvocationContext, init: NodeContextInit) {
     super(invocation);

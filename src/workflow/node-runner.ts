@@ -21,8 +21,8 @@ export interface ChildRun {
   /** The branch to run on instead of the parent's (a join runs on what its inputs share). */
   branch?: string | undefined;
   isolationScope?: string | undefined;
-  /** The abort the run's signal joins (its workflow's); the parent's signal by default. */
-  signals?: SignalSource<AbortSignal> | undefined;
+  /** Its workflow's stop: the run's signal joins it, and the run ends when it stops. */
+  stop?: LazyAbort | undefined;
   /** Answers it may resume with, instead of the parent's. */
   resumeInputs?: Record<string, unknown> | undefined;
   /** It goes on from a run a crash cut off in this invocation. */
@@ -45,10 +45,11 @@ export async function runChild(run: ChildRun): Promise<NodeContext> {
   const { recorder, services } = parent.invocation;
   const attributes = recorder.recording ? { "baton.node.path": path, "baton.node.run_id": runId } : {};
   const span = recorder.start(`execute_node ${name}`, attributes, parent.invocation.span);
-  const signals = run.signals ?? parent.invocation.runConfig;
+  const signals: SignalSource<AbortSignal> = run.stop ?? parent.invocation.runConfig;
   try {
     for (let attempt = 1; ; attempt++) {
       const deadline = node.timeout === undefined ? undefined : new LazyAbort(signals);
+      if (deadline) deadline.timeout = node.timeout;
       const child = new NodeContext(parent.invocation.forNode(branch, deadline ?? signals, span), {
         channel: parent.channel,
         nodePath: path,
@@ -62,7 +63,9 @@ export async function runChild(run: ChildRun): Promise<NodeContext> {
       if (run.useAsOutput)
         child.outputForAncestors = [parent.nodePath, ...parent.outputForAncestors].filter((p) => p !== "");
       try {
-        const recorded = await runAttempt(child, node, run.input, deadline);
+        const stops = [...(run.stop ? [run.stop] : []), ...(deadline ? [deadline] : [])];
+        child.stops = stops;
+        const recorded = await runAttempt(child, node, run.input, stops);
         if (
           child.reportedError &&
           child.output === undefined &&

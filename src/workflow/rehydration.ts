@@ -1,11 +1,9 @@
-import { functionCallsOf, functionResponsesOf } from "../core/content.js";
+import { functionResponsesOf } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import type { Event, Route } from "../core/event.js";
 import { directChildName } from "./node-path.js";
 import { REQUEST_INPUT } from "./request-input.js";
 
-/** The calls that pause for the user (ADK `requires_user_input`). */
-const USER_INPUT_CALLS = new Set([REQUEST_INPUT, "adk_request_credential", "adk_request_confirmation"]);
 
 /** What the stored events say about one run of a node. */
 export interface PriorRun {
@@ -30,8 +28,12 @@ export const isFinished = (run: PriorRun): boolean =>
   (run.output !== undefined || run.route !== undefined) &&
   [...run.interruptIds].every((id) => run.resolved.has(id));
 
-const raisesInterrupt = (event: Event): boolean =>
-  functionCallsOf(event.content).some((c) => USER_INPUT_CALLS.has(c.name) && c.id !== undefined);
+/**
+ * An event that pauses its run for an answer from outside: ADK's user-input calls (`adk_request_input`,
+ * confirmations, credentials) and, in Baton, any long-running call (a remote agent's `input-required`, a
+ * long-running tool), so a workflow paused on one resumes where it stopped.
+ */
+const raisesInterrupt = (event: Event): boolean => (event.longRunningToolIds?.length ?? 0) > 0;
 
 /**
  * The events a workflow run rebuilds its nodes from (ADK `eventsForCurrentRun`): this invocation's, and
@@ -102,7 +104,8 @@ function unroutable(id: string, answered: boolean, open: ReadonlySet<string>): B
   const what = answered
     ? `Interrupt '${id}' has already been answered, so this reply resolves nothing.`
     : `The reply carries interrupt id '${id}', which matches no interrupt this run raised.`;
-  return new BatonError("NODE_ERROR", `${what} ${waiting}`);
+  // No node failed (`nodePath: ""`): the refused reply leaves the paused run as it was, to be answered again.
+  return new BatonError("NODE_ERROR", `${what} ${waiting}`, { nodePath: "" });
 }
 
 /** An answer as the node's output: `{result: x}` is `x` (a JSON string parsed), anything else as it is. */

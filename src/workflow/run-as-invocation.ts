@@ -9,6 +9,7 @@ import type { WorkflowNode } from "./node.js";
 import { NodeContext } from "./node-context.js";
 import { runChild } from "./node-runner.js";
 import { eventsForCurrentRun, resolvedResponses } from "./rehydration.js";
+import { LazyAbort } from "./signals.js";
 
 /**
  * A workflow run as an invocation's agent (ADK `runNodeAsInvocation`): its input is the user's text (or
@@ -31,12 +32,14 @@ export async function* runAsInvocation(
     spawn: directSpawn,
   });
   let waiting = false;
+  const stop = new LazyAbort(ctx.runConfig);
   const settled = (async () => {
     try {
       const result = await runChild({
         parent: root,
         node: workflow,
         input: inputOf(ctx.userContent),
+        stop,
         useAsOutput: true,
       });
       waiting = result.interruptIds.length > 0;
@@ -46,16 +49,22 @@ export async function* runAsInvocation(
     }
   })();
   let lastOutput: unknown;
+  let drained = false;
   try {
     for await (const event of channel.drain()) {
       if (event.output !== undefined) lastOutput = event.output;
       yield event;
     }
+    drained = true;
   } catch (error) {
+    drained = true;
     if (error instanceof ReportedFailure || error instanceof WorkflowStopped) return;
     throw error;
   } finally {
-    await settled;
+    // Left early (the turn was stopped): the nodes are told to stop and not waited for, as a body stuck in
+    // an await would hold the turn's end (and its lease) back.
+    if (drained) await settled;
+    else stop.stop(new WorkflowStopped("The turn stopped."));
   }
   const output = root.output;
   if (waiting || output === undefined) return;

@@ -14,16 +14,19 @@ export async function runAttempt(
   child: NodeContext,
   node: WorkflowNode,
   input: unknown,
-  deadline: LazyAbort | undefined,
+  stops: readonly LazyAbort[],
 ): Promise<boolean> {
   let recorded = false;
   const iterator = node.run(child, input)[Symbol.asyncIterator]();
-  const expiry = deadline && node.timeout !== undefined ? expire(node, node.timeout, deadline) : undefined;
+  const deadline = stops.find((s) => s.timeout !== undefined);
+  const expiry = deadline?.timeout !== undefined ? expire(node, deadline.timeout, deadline) : undefined;
+  // Once the workflow stopped (a sibling failed) or the deadline passed, nothing more of the node counts.
+  const stopped = stops.length > 0 ? Promise.race(stops.map((s) => s.whenStopped)) : undefined;
   try {
     for (;;) {
-      const next = expiry ? await Promise.race([iterator.next(), expiry.promise]) : await iterator.next();
+      const next = stopped ? await Promise.race([iterator.next(), stopped]) : await iterator.next();
       if (next.done) return recorded;
-      if (deadline?.stopped) throw timeoutError(node);
+      for (const stop of stops) if (stop.stopped) throw stop.reason;
       recorded = (await consume(child, input, next.value)) || recorded;
     }
   } catch (error) {
@@ -40,18 +43,10 @@ const timeoutError = (node: WorkflowNode): BatonError =>
     agentName: node.name,
   });
 
-/** A promise that rejects with the node's timeout once `seconds` passed, and aborts its signal. */
+/** Stops `deadline` with the node's timeout once `seconds` passed (its signal aborts, the attempt ends). */
 function expire(node: WorkflowNode, seconds: number, deadline: LazyAbort) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const promise = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = timeoutError(node);
-      deadline.stop(error);
-      reject(error);
-    }, seconds * 1000);
-  });
-  promise.catch(() => undefined);
-  return { promise, clear: () => clearTimeout(timer) };
+  const timer = setTimeout(() => deadline.stop(timeoutError(node)), seconds * 1000);
+  return { clear: () => clearTimeout(timer) };
 }
 
 /** Completes, reads and sends one event of the attempt; `true` when it recorded the node's input. */

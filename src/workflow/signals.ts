@@ -10,11 +10,33 @@ export class LazyAbort implements SignalSource<AbortSignal> {
   #signal: AbortSignal | undefined;
   #reason: unknown;
   #stopped = false;
+  #whenStopped: Promise<never> | undefined;
+  #reject: ((reason: unknown) => void) | undefined;
 
   constructor(private readonly parent: SignalSource<AbortSignal>) {}
 
+  /** Rejects with the stop's reason once it stops (made when first asked for). */
+  get whenStopped(): Promise<never> {
+    if (this.#whenStopped === undefined) {
+      this.#whenStopped = this.#stopped
+        ? Promise.reject(this.#reason)
+        : new Promise<never>((_, reject) => {
+            this.#reject = reject;
+          });
+      this.#whenStopped.catch(() => undefined);
+    }
+    return this.#whenStopped;
+  }
+
+  /** A deadline's length in seconds (a node attempt's timeout); `undefined` for a workflow's stop. */
+  timeout: number | undefined;
+
   get stopped(): boolean {
     return this.#stopped;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
   }
 
   stop(reason: unknown): void {
@@ -22,6 +44,7 @@ export class LazyAbort implements SignalSource<AbortSignal> {
     this.#stopped = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    this.#reject?.(reason);
   }
 
   get signal(): AbortSignal {

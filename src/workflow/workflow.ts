@@ -91,6 +91,7 @@ export class Workflow extends BaseAgent implements WorkflowNode {
   /** As a node of another workflow: the graph (or entry) runs under `ctx`; its children send the events. */
   async *run(ctx: NodeContext, input: unknown): AsyncGenerator<Event> {
     const stop = new LazyAbort(ctx.invocation.runConfig);
+    for (const outer of ctx.stops) outer.whenStopped.catch((reason: unknown) => stop.stop(reason));
     const events = eventsForCurrentRun(ctx.session.events, ctx.invocation.invocationId);
     for (const [id, answer] of resolvedResponses(events)) ctx.resumeInputs[id] = answer;
     const scheduler = new DynamicScheduler(events, stop);
