@@ -4,7 +4,6 @@ import type { Event, Route } from "../core/event.js";
 import { directChildName } from "./node-path.js";
 import { REQUEST_INPUT } from "./request-input.js";
 
-
 /** What the stored events say about one run of a node. */
 export interface PriorRun {
   output?: unknown;
