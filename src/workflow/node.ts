@@ -4,8 +4,8 @@ import type { SharedScope } from "../core/state.js";
 import type { NodeContext } from "./node-context.js";
 import type { RetryConfig } from "./retry.js";
 
-/** Marks workflow nodes (a `FunctionTool` and a routing map are plain objects too). */
-export const NODE = Symbol.for("baton.workflow.node");
+/** The key that marks workflow nodes (a `FunctionTool` and a routing map are plain objects too). */
+export const NODE = "baton.workflowNode";
 
 /** What a node is, as the dev UI draws it (ADK's `type` in `build_graph`). */
 export type NodeKind = "function" | "agent" | "tool" | "join" | "workflow" | "node";

@@ -5,7 +5,7 @@ import type { NodeContext } from "./node-context.js";
 /** The name of the call a workflow node asks the user with (ADK `REQUEST_INPUT_FUNCTION_CALL_NAME`). */
 export const REQUEST_INPUT = "adk_request_input";
 
-const REQUEST = Symbol.for("baton.workflow.requestInput");
+const REQUEST = "baton.requestInput";
 
 export interface RequestInputParams {
   /** The id the answer must carry; a fresh UUID by default. */
