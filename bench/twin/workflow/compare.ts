@@ -70,6 +70,11 @@ export const ordered = (shapes: readonly Shape[]): Shape[] => shapes.filter((s) 
 /** Each fan-out branch's events, in order: parallel branches interleave as their work finishes. */
 export function byBranch(shapes: readonly Shape[]): Record<string, Shape[]> {
   const out: Record<string, Shape[]> = {};
-  for (const s of shapes) if (s.branch !== undefined) (out[s.branch] ??= []).push(s);
+  for (const s of shapes) {
+    if (s.branch === undefined) continue;
+    const list = out[s.branch] ?? [];
+    list.push(s);
+    out[s.branch] = list;
+  }
   return out;
 }
