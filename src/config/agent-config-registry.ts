@@ -8,6 +8,7 @@ import type {
 import type { ExampleProvider } from "../agents/examples-text.js";
 import type { FunctionTool } from "../agents/function-tool.js";
 import type { ModelSpec } from "../core/ports.js";
+import type { NodeLike } from "../workflow/node-like.js";
 
 type Named<T> = Readonly<Record<string, T>>;
 
@@ -30,6 +31,12 @@ export interface AgentConfigRegistry {
   afterTool?: Named<AfterToolCallback>;
   /** Examples providers for `ExampleTool`'s `examples: <name>` (ADK's `BaseExampleProvider` by dotted name). */
   exampleProviders?: Named<ExampleProvider>;
+  /**
+   * A `Workflow`'s nodes its `edges` name (ADK names a node function by its dotted Python name): a function
+   * (a `FunctionNode` named after the name's last segment), a node or an agent; `FunctionNode` files'
+   * `func_code` too. A name found only in `tools` is a `ToolNode`.
+   */
+  nodes?: Named<NodeLike>;
 }
 
 /** How `loadAgentConfig` builds a tree. */
