@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { functionTool } from "../../../src/agents/function-tool.js";
+import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import type { AgentConfigRegistry } from "../../../src/config/agent-config-registry.js";
 import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
 import type { NodeContext } from "../../../src/workflow/node-context.js";
@@ -111,8 +112,8 @@ describe("ADK 2.x workflows in Agent Config YAML", () => {
 
   it("reads an LlmAgent's ADK 2.x mode", () => {
     const root = loadAgentConfig({
-      files: { "root_agent.yaml": "name: worker\nmode: task\nmodel: \"demo:\"\n" },
+      files: { "root_agent.yaml": 'name: worker\nmode: task\nmodel: "demo:"\n' },
     });
-    expect((root as { finishTaskTool?: unknown }).finishTaskTool).toBeDefined();
+    expect(root instanceof LlmAgent && root.finishTaskTool?.name).toBe("finish_task");
   });
 });
