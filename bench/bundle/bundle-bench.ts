@@ -22,11 +22,14 @@ interface Bundle {
  * entries (evals, artifacts, Vectorize memory, replay), which kept a Worker that does not use them within
  * 165; the demo Worker opts in to every one of them, and its limit is 280 (docs/benchmarks.md). Durable
  * turns' last pieces are in every Worker: HTTP turns run and resumed in the session's object (decision 040),
- * the stored enqueue line (028) and the shard's resend of unsent turns (038): +3.2 KiB, limit 168.
+ * the stored enqueue line (028) and the shard's resend of unsent turns (038): +3.2 KiB, limit 168. ADK 2.x
+ * (issue 45, decision 049): a Worker without workflows pays +1.6 KiB (the 2.x event fields every Worker reads,
+ * the node error codes, task mode's `finish_task`, the dev UI's graph levels), limit 170; the demo Worker runs
+ * a workflow app, so it bundles the workflow runtime: +13.8 KiB (the issue allows 25), limit 300.
  */
 export const BUNDLES: readonly Bundle[] = [
-  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 280 },
-  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 168 },
+  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 300 },
+  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 170 },
 ];
 
 const kib = (n: number) => `${n.toFixed(1)} KiB`;

@@ -1,29 +1,11 @@
 import type { BaseAgent } from "../agents/base-agent.js";
 import { LlmAgent } from "../agents/llm-agent.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
-import { asWorkflow, workflowInfo } from "./workflow-info.js";
+import type { GraphNodeInfo } from "../workflow/graph-info.js";
+import { asWorkflow } from "./workflow-shape.js";
 
-/**
- * One agent or workflow node as ADK's dev UI reads it (`/dev/apps/:app/build_graph`, snake_case like ADK):
- * a workflow carries its `graph` (ADK 2.x's `serializeAgent`), an agent its tools and sub-agents.
- */
-export interface AgentInfo {
-  name: string;
-  type: "agent" | "workflow" | "function" | "tool" | "join" | "start" | "node";
-  description?: string;
-  model?: string;
-  tools?: { name: string; type: "tool" }[];
-  rerun_on_resume?: boolean;
-  graph?: { nodes: AgentInfo[]; edges: GraphEdgeInfo[] };
-  sub_agents?: AgentInfo[];
-}
-
-/** An edge of a workflow's graph in `build_graph`; `route` is `"default"` for the default route. */
-export interface GraphEdgeInfo {
-  from_node: { name: string; type: AgentInfo["type"] };
-  to_node: { name: string; type: AgentInfo["type"] };
-  route?: string | string[];
-}
+/** One agent (or workflow, with its graph) as ADK's dev UI reads it (`/dev/apps/:app/build_graph`). */
+export type AgentInfo = GraphNodeInfo;
 
 /** The user's tools and toolsets of an agent: the transfer tool is Baton's own and appears as edges instead. */
 export function toolNamesOf(agent: BaseAgent): string[] {
@@ -42,7 +24,7 @@ export function modelNameOf(agent: BaseAgent): string | undefined {
 /** The tree from `agent` down, in the shape of adk-devtools' `serializeAgent`. */
 export function agentInfo(agent: BaseAgent): AgentInfo {
   const workflow = asWorkflow(agent);
-  if (workflow) return workflowInfo(workflow, agentInfo);
+  if (workflow) return workflow.graphInfo(agentInfo);
   const tools = toolNamesOf(agent).map((name) => ({ name, type: "tool" as const }));
   const model = modelNameOf(agent);
   return {

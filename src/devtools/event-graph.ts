@@ -4,8 +4,7 @@ import { agentGraphDot } from "./agent-graph.js";
 import { agentInfo } from "./agent-info.js";
 import { eventHighlights } from "./event-highlights.js";
 import { agentAt } from "./graph-levels.js";
-import { workflowDot } from "./structure-graph.js";
-import { asWorkflow } from "./workflow-info.js";
+import { asWorkflow } from "./workflow-shape.js";
 
 const nameOf = (segment: string): string => segment.split("@")[0] ?? segment;
 
@@ -26,8 +25,7 @@ export function eventGraph(root: BaseAgent, events: readonly Event[], event: Eve
     .findLast((e) => e.invocationId === event.invocationId && e.nodeInfo?.path && e.nodeInfo.path !== path);
   const previous = before?.nodeInfo?.path?.split("/").map(nameOf);
   const from = previous && previous.length === segments.length ? (previous.at(-1) ?? "") : "";
-  const dot = workflowDot(agentInfo(level));
-  return lightUp(dot, from, leaf);
+  return level.graphDot(agentInfo, { lit: [from, leaf] });
 }
 
 function safeAgentAt(root: BaseAgent, path: string): BaseAgent | undefined {
@@ -36,24 +34,4 @@ function safeAgentAt(root: BaseAgent, path: string): BaseAgent | undefined {
   } catch {
     return undefined; // A path of a tree that changed since: drawn as the agent tree instead.
   }
-}
-
-const HOT_FILL = "#0F5223";
-const HOT_EDGE = "#69CB87";
-
-/** The DOT text with node `to` (and the edge `from` → `to`) drawn lit. */
-function lightUp(dot: string, from: string, to: string): string {
-  const id = (name: string) => `"${name.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-  return dot
-    .split("\n")
-    .map((line) => {
-      if (line.startsWith(`  ${id(to)} [`))
-        return line.replace(/\];$/, `, fillcolor="${HOT_FILL}", color="${HOT_FILL}", fontcolor="#FFFFFF"];`);
-      if (from && line.startsWith(`  ${id(from)} -> ${id(to)}`))
-        return line.endsWith("];")
-          ? line.replace(/\];$/, `, color="${HOT_EDGE}", penwidth=2.4];`)
-          : line.replace(/;$/, ` [color="${HOT_EDGE}", penwidth=2.4];`);
-      return line;
-    })
-    .join("\n");
 }

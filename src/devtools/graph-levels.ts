@@ -1,16 +1,13 @@
 import type { BaseAgent } from "../agents/base-agent.js";
 import { BatonError } from "../core/errors.js";
-import type { WorkflowNode } from "../workflow/node.js";
 import { agentGraphDot } from "./agent-graph.js";
 import { agentInfo } from "./agent-info.js";
-import { workflowDot } from "./structure-graph.js";
-import { agentOf, asWorkflow } from "./workflow-info.js";
+import { asWorkflow } from "./workflow-shape.js";
 
 /** An agent's or a workflow's children, as the dev UI navigates them: graph nodes, else sub-agents. */
 function childrenOf(target: BaseAgent): { name: string; agent: BaseAgent | undefined }[] {
   const workflow = asWorkflow(target);
-  if (workflow?.graph)
-    return workflow.graph.nodes.map((node: WorkflowNode) => ({ name: node.name, agent: agentOf(node) }));
+  if (workflow?.graph) return workflow.graphChildren();
   return target.subAgents.map((sub) => ({ name: sub.name, agent: sub }));
 }
 
@@ -42,7 +39,7 @@ export function graphLevels(
   const levels: Record<string, { dotSrc: string }> = {};
   const draw = (agent: BaseAgent) => {
     const workflow = asWorkflow(agent);
-    return workflow ? workflowDot(agentInfo(workflow), darkMode) : agentGraphDot(agent, { darkMode });
+    return workflow ? workflow.graphDot(agentInfo, { darkMode }) : agentGraphDot(agent, { darkMode });
   };
   const prefix = path === "" ? root.name : path;
   const visit = (agent: BaseAgent, at: string): void => {

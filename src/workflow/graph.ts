@@ -1,14 +1,12 @@
 import { BatonError } from "../core/errors.js";
 import type { Route, RouteKey } from "../core/event.js";
 import { isFunctionTool, node } from "./build-node.js";
+import { DEFAULT_ROUTE } from "./constants.js";
 import { validateGraph } from "./graph-validation.js";
 import { isWorkflowNode, type WorkflowNode } from "./node.js";
 import type { NodeLike } from "./node-like.js";
 
-/** The route of an edge that fires when no other route of its node matched (ADK `DEFAULT_ROUTE`). */
-export const DEFAULT_ROUTE = "__DEFAULT__";
-/** The entry's name; in edges it is written `"START"`. */
-export const START_NAME = "__START__";
+export { DEFAULT_ROUTE, START_NAME } from "./constants.js";
 
 /** Routes to the node(s) they lead to: `{ question: answer, statement: [log, reply] }`. */
 export type RoutingMap = { readonly [route: string]: NodeLike | readonly NodeLike[] };

@@ -5,6 +5,8 @@ import type { Event } from "../core/event.js";
 import { SHARED_SCOPES, type SharedScope, unionScopes } from "../core/state.js";
 import { DynamicScheduler } from "./dynamic-scheduler.js";
 import { type EdgeItem, type Graph, graphOf } from "./graph.js";
+import { workflowDot } from "./graph-dot.js";
+import { agentOf, type GraphNodeInfo, graphInfo } from "./graph-info.js";
 import { GraphRun } from "./graph-loop.js";
 import { NODE, type WorkflowNode } from "./node.js";
 import type { NodeContext } from "./node-context.js";
@@ -104,6 +106,24 @@ export class Workflow extends BaseAgent implements WorkflowNode {
       if (ctx.interruptIds.length === 0 && output !== undefined) ctx.output = output;
     }
     yield* [];
+  }
+
+  /** For ADK's dev UI (`build_graph`): this workflow and its graph, its agents as `describe` gives them. */
+  graphInfo(describe: (agent: BaseAgent) => GraphNodeInfo): GraphNodeInfo {
+    return graphInfo(this, describe);
+  }
+
+  /** For ADK's dev UI (`build_graph_image`): the graph as DOT, drawn as adk-devtools 2.0 draws it, `lit` lit. */
+  graphDot(
+    describe: (agent: BaseAgent) => GraphNodeInfo,
+    options: { darkMode?: boolean; lit?: readonly [from: string, to: string] } = {},
+  ): string {
+    return workflowDot(graphInfo(this, describe), options);
+  }
+
+  /** The graph's nodes, each with the agent behind it if any (what the dev UI navigates into). */
+  graphChildren(): { name: string; agent: BaseAgent | undefined }[] {
+    return (this.graph?.nodes ?? []).map((node) => ({ name: node.name, agent: agentOf(node) }));
   }
 
   /** As an agent: one invocation of the workflow (ADK `runNodeAsInvocation`). */

@@ -155,10 +155,7 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     await page.getByText("Done: Here is what I found").filter({ visible: true }).first().waitFor();
 
     // The selected (last) event's panel draws the app's graph (build_graph_image) with the path it took.
-    const lit = () =>
-      page.evaluate(() =>
-        [...document.querySelectorAll("svg g.node:not(.unvisited-node) title")].map((t) => t.textContent),
-      );
+    const lit = () => page.locator("svg g.node:not(.unvisited-node) title").allTextContents();
     await expect.poll(lit).toEqual(["__START__", "classify", "forecaster", "wrap_up", "__END__"]);
     const drawn = await page.locator("svg g.node text").allTextContents();
     for (const name of ["classify", "forecaster", "billing_desk", "ask_user", "wrap_up", "START", "END"])

@@ -1,5 +1,13 @@
-import { html, quoted } from "./agent-graph.js";
-import type { AgentInfo, GraphEdgeInfo } from "./agent-info.js";
+import type { GraphEdgeInfo, GraphNodeInfo } from "./graph-info.js";
+
+type AgentInfo = GraphNodeInfo;
+
+/** A DOT quoted id: names come from user code, so quotes and backslashes are escaped. */
+const quoted = (id: string): string => `"${id.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+const html = (text: string): string =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const HOT_FILL = "#0F5223";
+const HOT_EDGE = "#69CB87";
 
 const LIGHT = {
   bg: "#F8FAFC",
@@ -41,8 +49,12 @@ const END = "__END__";
  * a join, a dashed box for a tool (an agent's tools hang off it), the routes on the edges. Node ids are the
  * node names, which is how the dev UI finds the nodes of an event's path to light up.
  */
-export function workflowDot(level: AgentInfo, darkMode = false): string {
-  const palette = darkMode ? DARK : LIGHT;
+export function workflowDot(
+  level: AgentInfo,
+  options: { darkMode?: boolean; lit?: readonly [from: string, to: string] } = {},
+): string {
+  const palette = options.darkMode ? DARK : LIGHT;
+  const [litFrom, litTo] = options.lit ?? ["", ""];
   const nodes = [...(level.graph?.nodes ?? [])];
   const edges: (GraphEdgeInfo & { tool?: true })[] = [...(level.graph?.edges ?? [])];
   for (const node of [...nodes]) {
@@ -83,15 +95,20 @@ export function workflowDot(level: AgentInfo, darkMode = false): string {
         : node.type === "tool"
           ? 'style="rounded,filled,dashed"'
           : 'style="rounded,filled"';
-    lines.push(`  ${quoted(node.name)} [label=${label}, tooltip=${tooltip}, ${shape}];`);
+    const hot =
+      node.name === litTo ? `, fillcolor="${HOT_FILL}", color="${HOT_FILL}", fontcolor="#FFFFFF"` : "";
+    lines.push(`  ${quoted(node.name)} [label=${label}, tooltip=${tooltip}, ${shape}${hot}];`);
   }
   for (const edge of edges) {
     const route = Array.isArray(edge.route) ? edge.route.join(", ") : edge.route;
-    const attrs = edge.tool
-      ? ` [style="dashed", color="${palette.edge}"]`
-      : route
-        ? ` [label=${quoted(`  ${route}`)}]`
-        : "";
+    const lit =
+      !edge.tool && litFrom !== "" && edge.from_node.name === litFrom && edge.to_node.name === litTo;
+    const list = [
+      ...(edge.tool ? ['style="dashed"', `color="${palette.edge}"`] : []),
+      ...(route && !edge.tool ? [`label=${quoted(`  ${route}`)}`] : []),
+      ...(lit ? [`color="${HOT_EDGE}"`, "penwidth=2.4"] : []),
+    ];
+    const attrs = list.length > 0 ? ` [${list.join(", ")}]` : "";
     lines.push(`  ${quoted(edge.from_node.name)} -> ${quoted(edge.to_node.name)}${attrs};`);
   }
   const terminals = nodes.filter(
