@@ -29,6 +29,8 @@ export interface InvocationOptions {
   runConfig: RunConfig;
   services: RunServices;
   branch?: string;
+  /** The conversation scope a workflow node runs its agents in (ADK 2.x `isolation_scope`). */
+  isolationScope?: string;
 }
 
 /**
@@ -44,6 +46,7 @@ export class InvocationContext {
   readonly runConfig: RunConfig;
   readonly services: RunServices;
   readonly branch: string | undefined;
+  readonly isolationScope: string | undefined;
   /** Shared by every agent of the invocation (ADK's counter lives on the invocation). */
   private llmCalls = { count: 0 };
   /** ADK's `end_invocation`, per agent (a shallow copy per agent). */
@@ -62,6 +65,7 @@ export class InvocationContext {
     this.runConfig = options.runConfig;
     this.services = options.services;
     this.branch = options.branch;
+    this.isolationScope = options.isolationScope;
   }
 
   /** The context an agent runs in: same invocation, same session, its own `endInvocation` flag. */
@@ -86,13 +90,15 @@ export class InvocationContext {
   }
 
   /**
-   * The same invocation for a workflow node: its branch (`undefined`: none), its span, and an abort signal
-   * read from `signals` only when something asks for it (the node's timeout, its workflow stopping).
+   * The same invocation for a workflow node: its branch (`undefined`: none), its span, its isolation scope
+   * (`undefined`: none), and an abort signal read from `signals` only when something asks for it (the
+   * node's timeout, its workflow stopping).
    */
   forNode(
     branch: string | undefined,
     signals: SignalSource<AbortSignal>,
     span: OpenSpan | undefined,
+    isolationScope?: string,
   ): InvocationContext {
     // Field by field: a spread of the run config would read (and so make) the turn's lazy signal.
     const { streaming, maxLlmCalls, plugins } = this.runConfig;
@@ -101,11 +107,12 @@ export class InvocationContext {
       "signal",
       signals,
     );
-    const { branch: _parentBranch, ...options } = this.options;
+    const { branch: _parentBranch, isolationScope: _parentScope, ...options } = this.options;
     const child = new InvocationContext({
       ...options,
       runConfig,
       ...(branch === undefined ? {} : { branch }),
+      ...(isolationScope === undefined ? {} : { isolationScope }),
     });
     child.llmCalls = this.llmCalls;
     child.recorder = this.recorder;
@@ -113,11 +120,12 @@ export class InvocationContext {
     return child;
   }
 
-  /** A new event of this invocation, authored by its agent, on its branch. */
+  /** A new event of this invocation, authored by its agent, on its branch (and in its scope). */
   newEvent(fields: Omit<NewEvent, "invocationId" | "author" | "branch">): Event {
     const branch = this.branch === undefined ? {} : { branch: this.branch };
+    const scope = this.isolationScope === undefined ? {} : { isolationScope: this.isolationScope };
     return createEvent(
-      { invocationId: this.invocationId, author: this.agent.name, ...branch, ...fields },
+      { invocationId: this.invocationId, author: this.agent.name, ...branch, ...scope, ...fields },
       this.services,
     );
   }

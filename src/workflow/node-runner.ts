@@ -50,7 +50,7 @@ export async function runChild(run: ChildRun): Promise<NodeContext> {
     for (let attempt = 1; ; attempt++) {
       const deadline = node.timeout === undefined ? undefined : new LazyAbort(signals);
       if (deadline) deadline.timeout = node.timeout;
-      const child = new NodeContext(parent.invocation.forNode(branch, deadline ?? signals, span), {
+      const child = new NodeContext(parent.invocation.forNode(branch, deadline ?? signals, span, scope), {
         channel: parent.channel,
         nodePath: path,
         runId,

@@ -102,6 +102,46 @@ describe("agents as workflow nodes (ADK 2.x: an agent is a node)", () => {
     expect(response?.content?.parts?.[0]?.functionResponse).toMatchObject({ id: "w/add:1", name: "add" });
   });
 
+  it("keeps each isolation scope's events from the agents of another scope (ADK 2.x isolation_scope)", async () => {
+    const models = {
+      scout: scriptedModel([{ text: "Scout A found the key under the mat." }]),
+      other: scriptedModel([{ text: "Scout B saw nothing." }]),
+      reader: scriptedModel([{ text: "Reader read A." }]),
+    };
+    const agent = (name: keyof typeof models) =>
+      new LlmAgent({ name, model: models[name], instruction: "Report.", includeContents: "default" });
+    const h = await harness(
+      new Workflow({
+        name: "w",
+        edges: [
+          [
+            "START",
+            node(agent("scout"), { isolationScope: "a" }),
+            fn("next", () => "Go on."),
+            node(agent("other"), { isolationScope: "b" }),
+            fn("last", () => "Read on."),
+            node(agent("reader"), { isolationScope: "a" }),
+          ],
+        ],
+      }),
+    );
+    const events = visible(await h.turn("search the house"));
+    const reply = (author: string) => events.find((e) => e.author === author && e.content?.role === "model");
+    expect(reply("scout")?.isolationScope).toBe("a");
+    expect(reply("other")?.isolationScope).toBe("b");
+    expect(events.find((e) => e.author === "user" && e.nodeInfo?.path === "w/other")?.isolationScope).toBe(
+      "b",
+    );
+    const prompt = (name: keyof typeof models) =>
+      promptText(models[name].calls[0] ?? ({ prompt: [] } as never));
+    // The user's own message has no scope: every agent reads it.
+    for (const name of ["scout", "other", "reader"] as const)
+      expect(prompt(name)).toContain("search the house");
+    expect(prompt("other")).not.toContain("key under the mat");
+    expect(prompt("reader")).toContain("key under the mat");
+    expect(prompt("reader")).not.toContain("saw nothing");
+  });
+
   it("refuses a long-running tool as a node", () => {
     const wait = functionTool({
       name: "wait",
