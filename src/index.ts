@@ -89,13 +89,26 @@ export {
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
 export { isToolset, type Toolset } from "./agents/toolset.js";
+// Where artifact versions and budgets are decided (decision 048): `memoryLedger` in one isolate.
+export {
+  type ArtifactLedger,
+  type LedgerScope,
+  type LedgerVersion,
+  memoryLedger,
+  type Reservation,
+  type ReserveOutcome,
+} from "./artifacts/artifact-ledger.js";
 export {
   BlobArtifactService,
   type BlobArtifactServiceOptions,
   InMemoryArtifactService,
 } from "./artifacts/blob-artifact-service.js";
 export { type ArtifactBlobs, memoryBlobs } from "./artifacts/blobs.js";
-export type { AgentConfigRegistry, LoadAgentConfigOptions } from "./config/agent-config-registry.js";
+export type {
+  AgentConfigRegistry,
+  ConfigToolClass,
+  LoadAgentConfigOptions,
+} from "./config/agent-config-registry.js";
 export { AgentConfigError } from "./config/config-error.js";
 export { loadAgentConfig } from "./config/load-agent-config.js";
 export { readAgentConfigDir } from "./config/read-config-dir.js";
@@ -178,6 +191,7 @@ export type {
   RunServices,
   SessionStore,
   ToolDeclaration,
+  TraceExport,
   TurnStart,
 } from "./core/ports.js";
 export {
@@ -189,6 +203,15 @@ export {
 } from "./core/reminder.js";
 export type { ScheduleConfig, ScheduledMessage, ScheduleFiring } from "./core/schedule.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
+export {
+  EVENT_PAGE_LIMITS,
+  type EventPage,
+  type EventPageRequest,
+  SESSION_PAGE_LIMITS,
+  type SessionPage,
+  type SessionPageRequest,
+} from "./core/session-pages.js";
+export type { DoubleTexting, DoubleTextingConfig, WaitingMode } from "./core/session-store.js";
 export type {
   HeaderReader,
   OnResult,

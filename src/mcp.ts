@@ -5,6 +5,7 @@
  */
 
 export type { ConnectionParamsInput as McpConnectionParams } from "./mcp/client/connection-params.js";
+export { mcpToolClasses } from "./mcp/client/mcp-config.js";
 export type { McpConfirmation, McpToolInfo } from "./mcp/client/mcp-tool.js";
 export {
   type HeaderProvider,

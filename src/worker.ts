@@ -5,6 +5,7 @@ import { r2Artifacts } from "@baton-agents/core/cloudflare/artifacts";
 import { inboundEmail } from "@baton-agents/core/cloudflare/email";
 import { evalRoutes } from "@baton-agents/core/cloudflare/evals";
 import { mcpServer } from "@baton-agents/core/mcp";
+import { otlpTraces } from "@baton-agents/core/otel";
 import { demoApp } from "./demo/app.js";
 import { workflowApp } from "./demo/triage-workflow.js";
 
@@ -19,4 +20,5 @@ export default createWorker({
   evals: evalRoutes(),
   artifacts: r2Artifacts(),
   replay: adkReplayPlugin,
+  traces: otlpTraces(), // each turn's spans to the OTLP collector OTEL_EXPORTER_OTLP_ENDPOINT names, if set
 });

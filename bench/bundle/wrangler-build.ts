@@ -22,16 +22,20 @@ export interface WranglerBuild {
 
 /**
  * Builds `entry` (relative to the repo; `undefined` is wrangler.toml's `main`) as `wrangler deploy` would.
- * `minify: false` overrides wrangler.toml's `minify = true`, for comparison.
+ * `minify: false` overrides wrangler.toml's `minify = true`, for comparison; `cwd` and `wrangler` build
+ * another project (a fresh one that installed the packed tarball) with its own wrangler.
  */
-export async function wranglerBuild(entry: string | undefined, options: { minify?: boolean } = {}) {
+export async function wranglerBuild(
+  entry: string | undefined,
+  options: { minify?: boolean; cwd?: string; wrangler?: string } = {},
+) {
   const dir = await mkdtemp(join(tmpdir(), "baton-bundle-"));
   try {
     const args = ["deploy", "--dry-run", "--outdir", dir, "--metafile", join(dir, "meta.json")];
     if (options.minify === false) args.push("--no-minify");
     if (entry) args.push(entry);
-    await promisify(execFile)(WRANGLER, args, {
-      cwd: ROOT,
+    await promisify(execFile)(options.wrangler ?? WRANGLER, args, {
+      cwd: options.cwd ?? ROOT,
       env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
     });
     // The script is named after the entry (`worker.js` for wrangler.toml's `main`), beside its source map.

@@ -7,10 +7,18 @@ import type {
 } from "../agents/callbacks.js";
 import type { ExampleProvider } from "../agents/examples-text.js";
 import type { FunctionTool } from "../agents/function-tool.js";
+import type { ToolUnion } from "../agents/request-tool.js";
 import type { ModelSpec } from "../core/ports.js";
 import type { NodeLike } from "../workflow/node-like.js";
 
 type Named<T> = Readonly<Record<string, T>>;
+
+/**
+ * A tool class YAML builds with `args` (`tools: [{name: McpToolset, args: {…}}]`), as an entry of Baton
+ * offers it: `mcpToolClasses` from `@baton-agents/core/mcp` builds ADK's `McpToolset`. It checks its own
+ * args and throws an `AgentConfigError` naming `at.file` and `at.field` when they are wrong.
+ */
+export type ConfigToolClass = (args: unknown, at: { file: string; field: string }) => ToolUnion;
 
 /**
  * What YAML refers to by name, as the app passes it: ADK resolves a dotted Python name
@@ -37,6 +45,11 @@ export interface AgentConfigRegistry {
    * `func_code` too. A name found only in `tools` is a `ToolNode`.
    */
   nodes?: Named<NodeLike>;
+  /**
+   * Tool classes built with `args` beyond Baton's own (AgentTool, LongRunningFunctionTool, ExampleTool), by
+   * their ADK class name: `{ toolClasses: mcpToolClasses }` (from `@baton-agents/core/mcp`) for `McpToolset`.
+   */
+  toolClasses?: Named<ConfigToolClass>;
 }
 
 /** How `loadAgentConfig` builds a tree. */

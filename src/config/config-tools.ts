@@ -11,6 +11,7 @@ import { getUserChoice } from "../agents/get-user-choice-tool.js";
 import { loadArtifactsTool } from "../agents/load-artifacts-tool.js";
 import { loadMemoryTool, preloadMemoryTool } from "../agents/memory-tools.js";
 import type { ToolUnion } from "../agents/request-tool.js";
+import { lookupTable } from "../core/lookup-table.js";
 import type { AgentConfigRegistry } from "./agent-config-registry.js";
 import {
   AgentToolArgsSchema,
@@ -20,7 +21,6 @@ import {
   type ToolConfigSchema,
 } from "./agent-config-schema.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
-import { McpToolsetArgsSchema, mcpToolsetFromArgs } from "./config-mcp.js";
 
 type ToolYaml = z.infer<typeof ToolConfigSchema>;
 
@@ -29,7 +29,6 @@ export const BUILT_IN_TOOLS = [
   "AgentTool",
   "LongRunningFunctionTool",
   "ExampleTool",
-  "McpToolset",
   "exit_loop",
   "get_user_choice",
   "load_artifacts",
@@ -49,8 +48,20 @@ export interface ToolScope {
   agentAt: (configPath: string, field: string) => BaseAgent;
 }
 
+/** Tool classes of Baton's other entries that YAML may name: the entry to import when one is missing. */
+const MCP_ENTRY =
+  'import { mcpToolClasses } from "@baton-agents/core/mcp" and give the registry toolClasses: mcpToolClasses (its peer @modelcontextprotocol/sdk installed)';
+const ENTRY_TOOL_CLASSES: Readonly<Record<string, string | undefined>> = lookupTable({
+  McpToolset: MCP_ENTRY,
+  MCPToolset: MCP_ENTRY,
+});
+
 const accepted = (registry: AgentConfigRegistry): string => {
-  const names = [...BUILT_IN_TOOLS, ...Object.keys(registry.tools ?? {})];
+  const names = [
+    ...BUILT_IN_TOOLS,
+    ...Object.keys(registry.toolClasses ?? {}),
+    ...Object.keys(registry.tools ?? {}),
+  ];
   return names.join(", ");
 };
 
@@ -73,10 +84,19 @@ function parsedArgs<S extends z.ZodType>(
   scope: ToolScope,
   field: string,
 ): z.infer<S> {
-  const parsed = schema.safeParse(tool.args ?? {});
+  return configArgs(schema, tool.args, { file: scope.file, field });
+}
+
+/** A tool entry's `args` checked by `schema`; an `AgentConfigError` naming each wrong field otherwise. */
+export function configArgs<S extends z.ZodType>(
+  schema: S,
+  args: unknown,
+  at: { file: string; field: string },
+): z.infer<S> {
+  const parsed = schema.safeParse(args ?? {});
   if (parsed.success) return parsed.data;
-  const lines = issueLines(scope.file, schema, parsed.error).map((line) =>
-    line.replace(`${scope.file}: `, `${scope.file}: ${field}.args.`),
+  const lines = issueLines(at.file, schema, parsed.error).map((line) =>
+    line.replace(`${at.file}: `, `${at.file}: ${at.field}.args.`),
   );
   throw new AgentConfigError(lines.join("\n"));
 }
@@ -135,17 +155,21 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
     }
     case "ExampleTool":
       return exampleTool(tool, scope, field);
-    // ADK's older spelling names the same class.
-    case "McpToolset":
-    case "MCPToolset":
-      return mcpToolsetFromArgs(parsedArgs(McpToolsetArgsSchema, tool, scope, field), scope.file, field);
     default: {
+      const toolClasses = scope.registry.toolClasses ?? {};
+      const toolClass = Object.hasOwn(toolClasses, tool.name) ? toolClasses[tool.name] : undefined;
+      if (toolClass) return toolClass(tool.args, { file: scope.file, field });
+      const entry = ENTRY_TOOL_CLASSES[tool.name];
+      if (entry !== undefined)
+        throw new AgentConfigError(
+          configMessage(scope.file, `${field}.name`, `"${tool.name}" needs an entry: ${entry}`),
+        );
       if (tool.args !== undefined) {
         throw new AgentConfigError(
           configMessage(
             scope.file,
             `${field}.args`,
-            `"${tool.name}" takes no args (only AgentTool, LongRunningFunctionTool, ExampleTool and McpToolset do)`,
+            `"${tool.name}" takes no args (only AgentTool, LongRunningFunctionTool, ExampleTool and the registry's toolClasses do)`,
           ),
         );
       }
@@ -154,10 +178,7 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
       if (tool.name === "load_artifacts") return loadArtifactsTool;
       if (tool.name === "load_memory") return loadMemoryTool;
       if (tool.name === "preload_memory") return preloadMemoryTool;
-      const gemini = Object.hasOwn(GEMINI_TOOLS_BY_YAML_NAME, tool.name)
-        ? GEMINI_TOOLS_BY_YAML_NAME[tool.name]
-        : undefined;
-      return gemini ?? registered(tool.name, scope, `${field}.name`);
+      return GEMINI_TOOLS_BY_YAML_NAME[tool.name] ?? registered(tool.name, scope, `${field}.name`);
     }
   }
 }

@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   /** An authenticated caller reaching past what its token allows (another user's session, `app:` state). */
   forbidden: refusal(403, "user"),
   not_found: refusal(404, "user"),
+  /** A served path asked with a method it does not serve (answered with `Allow`). */
+  method_not_allowed: refusal(405, "user"),
   app_not_found: refusal(404, "user"),
   session_not_found: refusal(404, "user"),
   session_exists: refusal(409, "user"),
@@ -35,6 +37,8 @@ export const ERROR_CODES = {
   lease_lost: refusal(409, "internal"),
   /** An append of a turn whose A2A task was canceled: the store recorded the cancel instead. */
   turn_canceled: refusal(409, "user"),
+  /** A message that waited for its session was replaced by a newer one (`doubleTexting: "latest"`). */
+  message_replaced: refusal(409, "user"),
   payload_too_large: refusal(413, "user"),
   /** A store's budget is spent (an artifact save past the bytes a session or user may keep). */
   quota_exceeded: refusal(413, "user"),
@@ -43,6 +47,8 @@ export const ERROR_CODES = {
   not_supported: refusal(501, "user"),
   /** The app's own definition is wrong (agent names, model settings): the developer's to fix. */
   invalid_config: refusal(500, "user"),
+  /** A store is too busy to answer now (an overloaded Durable Object): try again after `Retry-After`. */
+  storage_busy: refusal(503, "internal"),
   /** Stored data this code cannot read (a newer schema version). */
   storage_error: refusal(500, "internal"),
   internal: refusal(500, "internal"),
@@ -84,6 +90,8 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: event(500, "internal"),
   /** The turn's lease lapsed or was taken over, so what it did last could not be stored. */
   LEASE_LOST: event(409, "internal"),
+  /** A turn that died (its isolate gone) and could not be resumed: recorded so its message is answered. */
+  TURN_NOT_RESUMED: event(500, "internal"),
 } as const satisfies Record<string, CodeInfo>;
 
 type Table = typeof ERROR_CODES;
@@ -112,6 +120,8 @@ export interface BatonErrorOptions extends ErrorOptions {
   upstreamStatus?: number;
   /** The workflow node that failed (ADK 2.x `nodeInfo.path`); the error event carries it. `""`: no node. */
   nodePath?: string;
+  /** How long a client should wait before trying again (`Retry-After` on the HTTP answer). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -133,6 +143,7 @@ export class BatonError extends Error {
     readonly options: BatonErrorOptions = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // closed key: `code` is an `ErrorCode`, a key of the table by its type.
     const info: CodeInfo = ERROR_CODES[code];
     this.status = info.status;
     this.blame = info.blame;

@@ -14,6 +14,7 @@ import type { MemoryService } from "./memory.js";
 
 import type { ReminderStore } from "./reminder.js";
 import type { StateMap } from "./state.js";
+import type { TurnTrace } from "./trace.js";
 
 export type { ArtifactService } from "./artifacts.js";
 export type { Clock, IdSource } from "./ids.js";
@@ -56,6 +57,17 @@ export interface ModelPort {
    */
   resolve?(spec: ModelSpec, env: Env): ModelObject;
 }
+
+/**
+ * Where finished turns' traces go beyond the session (an OTLP collector: `otlpTraces()` from
+ * `@baton-agents/core/otel`): given the env, the services and how to keep work alive past the response,
+ * the runner's `onTrace`, or `undefined` when the env configures no destination.
+ */
+export type TraceExport = (
+  env: Env,
+  services: Pick<RunServices, "fetch" | "log">,
+  keepAlive: (work: Promise<void>) => void,
+) => ((trace: TurnTrace) => void) | undefined;
 
 /** Everything an invocation needs from the outside world. `defaultServices()` gives the real ones. */
 export interface RunServices {

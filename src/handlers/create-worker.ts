@@ -5,7 +5,7 @@ import { DurableObjectTaskStore } from "../a2a/tasks/do-task-store.js";
 import type { RunPlugin } from "../agents/plugins.js";
 import type { ArtifactBucket } from "../artifacts/r2-blobs.js";
 import { BatonError } from "../core/errors.js";
-import type { MemoryService, RunServices } from "../core/ports.js";
+import type { MemoryService, RunServices, TraceExport } from "../core/ports.js";
 import type { PushDelivery } from "../core/task-store.js";
 import type { EmailSupport } from "../email/email-support.js";
 import type { IncomingEmail } from "../email/receive-email.js";
@@ -17,7 +17,6 @@ import { fireSchedules } from "../schedules/fire-schedules.js";
 import { defaultServices } from "../services/defaults.js";
 import { aiSdkModelPort } from "../services/model-registry.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
-import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import { registerTurnHost } from "../turns/turn-hosts.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
 import { consumeDeadLetters } from "../webhooks/dead-letter-consumer.js";
@@ -109,6 +108,12 @@ export interface WorkerOptions {
    * reach a real model).
    */
   replay?: RunPlugin;
+  /**
+   * Where each finished turn's trace is exported besides the session (which keeps the newest for the dev
+   * UI): `otlpTraces()` from `@baton-agents/core/otel` sends them to the OTLP collector `OTEL_*` vars name
+   * (its own entry, so a Worker without it installs and bundles no OpenTelemetry).
+   */
+  traces?: TraceExport;
 }
 
 /**
@@ -195,6 +200,8 @@ export function createWorker(options: WorkerOptions) {
       return turnRunner(deps, findApp(deps.apps, appName), env, keepAlive).start(run);
     },
   });
+  // Turns begun outside the object name the host, so the object can resume them in place (decision 047).
+  const storeHost = options.runTurnsIn === "request" || turnHost === undefined ? {} : { turnHost };
   // Per env's deps and session object: the deps whose store calls that object directly (decision 040).
   const insideDeps = new WeakMap<ApiDeps, WeakMap<SessionObject, ApiDeps>>();
   const depsInside = (deps: ApiDeps, inside: { name: string; object: SessionObject }): ApiDeps => {
@@ -214,8 +221,9 @@ export function createWorker(options: WorkerOptions) {
     const webhooks = acceptDeps(env);
     return {
       apps: appsFor(env),
-      sessionStore: new DurableObjectSessionStore(env),
+      sessionStore: new DurableObjectSessionStore(env, storeHost),
       taskStore: new DurableObjectTaskStore(env),
+      ...(options.traces === undefined ? {} : { traces: options.traces }),
       ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
       ...(defaultApp === undefined ? {} : { a2aDefaultApp: defaultApp }),
       ...(pushOn(env) ? { a2aPush: pushPolicyFromList(env.A2A_PUSH_HOSTS) } : {}),
@@ -248,13 +256,13 @@ export function createWorker(options: WorkerOptions) {
     const runServices = services(env);
     return {
       apps: appsFor(env),
-      sessionStore: new DurableObjectSessionStore(env),
+      sessionStore: new DurableObjectSessionStore(env, storeHost),
       ledger: turnLedger(env.WEBHOOK_TURNS),
       queue: env.TURNS,
       services: runServices,
       fetch: runServices.fetch,
       secret: secretOf(env),
-      onTrace: otlpTraceSink(env, runServices, (work) => ctx.waitUntil(work)),
+      onTrace: options.traces?.(env, runServices, (work) => ctx.waitUntil(work)),
       sourceOf: (app, record) =>
         record.origin === "email" && app.emailRoute && emailSupport
           ? emailSupport.source(app.emailRoute, env)

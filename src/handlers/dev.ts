@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { BatonError } from "../core/errors.js";
+import { EVENT_PAGE_LIMITS } from "../core/session-pages.js";
 import { appInfo } from "../devtools/agent-info.js";
 import { eventGraph } from "../devtools/event-graph.js";
 import { graphLevels } from "../devtools/graph-levels.js";
@@ -44,10 +45,15 @@ for (const prefix of ["", "/dev"]) {
   dev.get(`${prefix}/apps/:app/users/:user/sessions/:session/events/:event/graph`, async (c) => {
     const { app, user, session: sessionId, event: eventId } = c.req.param();
     const { rootAgent } = findApp(c.var.deps.apps, app);
-    const session = await c.var.deps.sessionStore.getSession({ appName: app, userId: user, sessionId });
+    // The newest events a read returns (decision 046): an older event of a longer session is not looked up.
+    const window = { numRecentEvents: EVENT_PAGE_LIMITS.maxPerRead };
+    const session = await c.var.deps.sessionStore.getSession(
+      { appName: app, userId: user, sessionId },
+      window,
+    );
     if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
     const event = session.events.find((e) => e.id === eventId);
-    if (!event) throw new BatonError("not_found", `Event not found: ${eventId}`);
+    if (!event) throw new BatonError("not_found", `Event not found among the newest events: ${eventId}`);
     return c.json({ dotSrc: eventGraph(rootAgent, session.events, event) });
   });
 }
@@ -97,22 +103,32 @@ for (const prefix of ["", "/dev/apps/:app"]) {
   });
 }
 
-for (const path of [...EVAL_PATHS, "/apps/:app/metrics-info", "/dev/apps/:app/metrics-info"]) {
-  dev.all(path, () => {
-    throw new BatonError(
-      "not_supported",
-      'Evaluations are not enabled in this Worker: pass `evals: evalRoutes()` (from "@baton-agents/core/cloudflare/evals") to createWorker.',
-    );
-  });
-}
-
-for (const path of [ARTIFACTS_PATH, `${ARTIFACTS_PATH}/*`]) {
-  dev.all(path, () => {
-    throw new BatonError(
-      "not_supported",
-      'Artifacts are not supported by this Worker: pass `artifacts: r2Artifacts()` (from "@baton-agents/core/cloudflare/artifacts") to createWorker.',
-    );
-  });
+/**
+ * 501 saying what to pass, on the routes of what this Worker was built without: evaluations (`evalRoutes()`)
+ * or artifacts (`r2Artifacts()`). A Worker that has them answers their routes itself, and an unknown path or
+ * method among them 404 or 405 like any other (decision 048).
+ */
+export function notEnabled(served: { evals: boolean; artifacts: boolean }): Hono<HonoEnv> {
+  const routes = new Hono<HonoEnv>();
+  if (!served.evals)
+    for (const path of [...EVAL_PATHS, "/apps/:app/metrics-info", "/dev/apps/:app/metrics-info"]) {
+      routes.all(path, () => {
+        throw new BatonError(
+          "not_supported",
+          'Evaluations are not enabled in this Worker: pass `evals: evalRoutes()` (from "@baton-agents/core/cloudflare/evals") to createWorker.',
+        );
+      });
+    }
+  if (!served.artifacts)
+    for (const path of [ARTIFACTS_PATH, `${ARTIFACTS_PATH}/*`]) {
+      routes.all(path, () => {
+        throw new BatonError(
+          "not_supported",
+          'Artifacts are not supported by this Worker: pass `artifacts: r2Artifacts()` (from "@baton-agents/core/cloudflare/artifacts") to createWorker.',
+        );
+      });
+    }
+  return routes;
 }
 
 for (const [path, feature] of UNSUPPORTED) {

@@ -1,11 +1,10 @@
 import type { App } from "../runner/app.js";
 import { Runner } from "../runner/runner.js";
-import { otlpTraceSink } from "../telemetry/otlp-export.js";
 import type { ApiDeps } from "./types.js";
 
 /**
  * The runner of `app`'s turns with `deps`, where it runs (a Worker's request, a session's object): one that
- * exports each turn's trace over OTLP when `env` configures it (the export kept alive by `keepAlive`),
+ * exports each turn's trace (`deps.traces`, e.g. over OTLP) when `env` configures it (the export kept alive by `keepAlive`),
  * else the one plain runner per deps and app, which keeps nothing of a turn.
  */
 export function turnRunner(
@@ -14,7 +13,7 @@ export function turnRunner(
   env: Record<string, unknown>,
   keepAlive: (work: Promise<void>) => void,
 ): Runner {
-  const onTrace = otlpTraceSink(env, deps.services, keepAlive);
+  const onTrace = deps.traces?.(env, deps.services, keepAlive);
   return onTrace
     ? new Runner({ app, sessionStore: deps.sessionStore, services: deps.services, onTrace })
     : plainRunner(deps, app);

@@ -1,5 +1,5 @@
 import type { PushPolicy } from "../a2a/server/push-policy.js";
-import type { RunServices } from "../core/ports.js";
+import type { RunServices, TraceExport } from "../core/ports.js";
 import type { SessionStore } from "../core/session-store.js";
 import type { TaskStore } from "../core/task-store.js";
 import type { EvalDocumentStore } from "../evals/eval-store.js";
@@ -64,6 +64,8 @@ export interface ApiDeps {
   turnHost?: string;
   /** The turn objects and the queue, when the Worker has their bindings. */
   webhooks?: AcceptDeps;
+  /** Where finished turns' traces are exported (`createWorker({ traces })`); none when left out. */
+  traces?: TraceExport;
   /** Eval sets and results; by default the Worker's R2 bucket or app objects (`evalStoreOf`). */
   evalStore?: EvalDocumentStore;
 }

@@ -1,6 +1,7 @@
 import { type HrTime, SpanKind, SpanStatusCode, TraceFlags } from "@opentelemetry/api";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
+import type { TraceExport } from "../core/ports.js";
 import type { TraceSpan, TurnTrace } from "../core/trace.js";
 
 /** Where and how spans go: from the standard `OTEL_*` variables. */
@@ -98,12 +99,18 @@ export async function exportTraces(
  * What a `Runner` calls with each finished turn's trace (`onTrace`) when `env` sets an OTLP endpoint:
  * the export runs in `waitUntil`, after the response. `undefined` when no endpoint is set.
  */
-export function otlpTraceSink(
-  env: Record<string, unknown>,
-  services: { fetch: typeof fetch; log: (message: string) => void },
-  waitUntil: (work: Promise<void>) => void,
-): ((trace: TurnTrace) => void) | undefined {
+export const otlpTraceSink: TraceExport = (env, services, waitUntil) => {
   const config = otlpConfigFrom(env);
   if (config === undefined) return undefined;
   return (trace) => waitUntil(exportTraces([trace], config, services.fetch, services.log));
-}
+};
+
+/**
+ * Exports every turn's spans as OTLP/HTTP JSON to the collector the standard `OTEL_*` variables name
+ * (`OTEL_EXPORTER_OTLP_ENDPOINT` or `…_TRACES_ENDPOINT`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_SERVICE_NAME`),
+ * after the response. Give it to `createWorker({ traces: otlpTraces() })`; its OpenTelemetry packages are
+ * this entry's peers, so a Worker without it installs and bundles none of them.
+ * @example
+ * export default createWorker({ apps: [app], traces: otlpTraces() });
+ */
+export const otlpTraces = (): TraceExport => otlpTraceSink;

@@ -7,12 +7,14 @@
  * and without `fromJSONSchema`. Local exports shadow the star-exported ones.
  */
 import type { fromJSONSchema as zodFromJsonSchema } from "zod";
-import * as z from "./v4.js";
 
 export * from "zod";
+// This module as its own namespace (`export * as`, not an import alias: a Node project's tsc, nodenext with
+// skipLibCheck off, reads `import * as z` of this file re-exported as a circular alias).
+export * as z from "./v4.js";
+export * as default from "./v4.js";
 export * as core from "./v4-core.js";
 export { compile, locales } from "./v4-core.js";
-export { z, z as default };
 
 /**
  * Left out of the lean build (−4.9 KiB gzip, decision 023): nothing in Baton or the AI SDK turns JSON Schema

@@ -49,6 +49,33 @@ export default createWorker({
 });
 `;
 
+/** Every Node-usable entry imported, so a Node project's tsc reads each one's declarations. */
+export const nodeEntriesTs = (entries: readonly string[]) => `${entries
+  .map((entry, i) => `import * as entry${i} from "@baton-agents/core${entry.slice(1)}";`)
+  .join("\n")}
+export const everyEntry = [${entries.map((_, i) => `entry${i}`).join(", ")}];
+`;
+
+/** A turn on the demo: model with nothing but the core entry and zod installed, run with plain `node`. */
+export const CORE_ONLY_MJS = `import { defineApp, functionTool, InMemorySessionStore, LlmAgent, Runner, userText } from "@baton-agents/core";
+import * as z from "zod";
+
+const lookupInvoice = functionTool({
+  name: "lookup_invoice",
+  description: "Finds an invoice by number",
+  parameters: z.object({ number: z.string() }),
+  execute: async ({ number }) => ({ number, status: "paid" }),
+});
+const billing = new LlmAgent({ name: "billing", description: "Invoices and refunds", model: "demo:billing",
+  instruction: "You handle billing.", tools: [lookupInvoice] });
+const root = new LlmAgent({ name: "root", model: "demo:root", instruction: "Route the user.", subAgents: [billing] });
+const store = new InMemorySessionStore();
+const runner = new Runner({ app: defineApp({ name: "helpdesk", rootAgent: root }), sessionStore: store });
+await store.createSession({ appName: "helpdesk", userId: "u1", sessionId: "s1" });
+for await (const event of runner.run({ userId: "u1", sessionId: "s1", newMessage: userText("Is invoice 42 paid?") }))
+  console.log(JSON.stringify({ author: event.author }));
+`;
+
 /** The README's Node example on the demo: model, type-checked as JavaScript and run with plain `node`. */
 export const APP_MJS = `// @ts-check
 import { defineApp, functionTool, InMemorySessionStore, LlmAgent, Runner, userText } from "@baton-agents/core";
@@ -92,7 +119,7 @@ export const workersTsconfig = (skipLibCheck: boolean) => ({
   files: ["worker.ts"],
 });
 
-/** A Node tsconfig: nodenext, @types/node, the script checked as JavaScript. */
+/** A Node tsconfig: nodenext, @types/node, the script checked as JavaScript, every Node-usable entry. */
 export const nodeTsconfig = (skipLibCheck: boolean) => ({
   compilerOptions: {
     target: "ES2022",
@@ -105,5 +132,5 @@ export const nodeTsconfig = (skipLibCheck: boolean) => ({
     noEmit: true,
     skipLibCheck,
   },
-  files: ["app.mjs"],
+  files: ["app.mjs", "entries.ts"],
 });

@@ -1,18 +1,41 @@
 /**
  * The package as a user gets it: `npm pack` of @baton-agents/core and create-baton-agents, each tarball
- * installed into a fresh folder from the registry (npm's cache makes it fast; nothing comes from this
- * checkout's node_modules), then compiled, run and served there. Minutes of work: its own vitest project.
+ * installed into fresh folders from the registry (npm's cache makes it fast; nothing comes from this
+ * checkout's node_modules), then compiled, run and served there: a project with the core entry only, one
+ * per set of optional peers an entry names, one with every peer, and the starter's. Minutes of work: its
+ * own vitest project.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_MJS, nodeTsconfig, workersTsconfig, workerTs } from "./consumer-files.js";
+import {
+  APP_MJS,
+  CORE_ONLY_MJS,
+  nodeEntriesTs,
+  nodeTsconfig,
+  workersTsconfig,
+  workerTs,
+} from "./consumer-files.js";
 import { type DevServer, type Ran, run, startDev } from "./processes.js";
+import {
+  bundleErrors,
+  dependedOn,
+  entriesOf,
+  type Installed,
+  install,
+  installedPackages,
+  peerGroups,
+  type RepoPackage,
+  sizeOf,
+  workersOnly,
+  writeProject,
+} from "./projects.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const STARTER = join(ROOT, "packages/create-baton-agents");
-const repoPkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+// SAFETY: this repo's own package.json; test/unit/entries checks the fields read here.
+const repoPkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as RepoPackage;
 const typescriptVersion = JSON.parse(
   await readFile(join(ROOT, "node_modules/typescript/package.json"), "utf8"),
 ).version as string;
@@ -35,8 +58,6 @@ async function pack(dir: string, into: string): Promise<Packed & { file: string 
   return { ...packed, file: join(into, packed.filename) };
 }
 
-const install = (dir: string) => run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], dir);
-
 /**
  * tsc's errors in Baton's declarations or the project's own files. With `skipLibCheck: false` tsc also
  * checks every dependency's declarations, and some of the AI SDK's need the DOM library or @types/node and
@@ -56,37 +77,50 @@ let work: string;
 let core: Packed & { file: string };
 let starter: Packed & { file: string };
 let consumer: string;
+let coreOnly: string;
+let coreOnlyInstall: Installed;
 let app: string;
+/** One project per set of optional peers the entries name: the peers, the entries, the folder. */
+let groups: { peers: string[]; entries: string[]; dir: string }[];
 const dev: DevServer[] = [];
 const started = Date.now();
+const optionalPeers = Object.keys(repoPkg.peerDependenciesMeta).filter(
+  (name) => repoPkg.peerDependenciesMeta[name]?.optional,
+);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "baton-pack-"));
   core = await pack(ROOT, work);
   starter = await pack(STARTER, work);
 
+  // Every peer, and the tools to type-check with: the project the type checks and the Node example run in.
   consumer = join(work, "consumer");
-  await mkdir(consumer);
-  const consumerPkg = {
-    name: "consumer",
-    private: true,
-    type: "module",
-    dependencies: { "@baton-agents/core": `file:${core.file}`, zod: repoPkg.dependencies.zod },
-    devDependencies: {
-      typescript: typescriptVersion,
-      "@cloudflare/workers-types": repoPkg.devDependencies["@cloudflare/workers-types"],
-      "@types/node": repoPkg.devDependencies["@types/node"],
-    },
-  };
-  await writeFile(join(consumer, "package.json"), JSON.stringify(consumerPkg, null, 2));
-  const entries = Object.keys(repoPkg.exports).filter((entry) => entry !== "./package.json");
+  await writeProject(consumer, core.file, repoPkg, optionalPeers, {
+    typescript: typescriptVersion,
+    "@cloudflare/workers-types": repoPkg.devDependencies["@cloudflare/workers-types"] ?? "*",
+    "@types/node": repoPkg.devDependencies["@types/node"] ?? "*",
+  });
+  const entries = entriesOf(repoPkg).map((e) => e.entry);
   await writeFile(join(consumer, "worker.ts"), workerTs(entries));
+  await writeFile(
+    join(consumer, "entries.ts"),
+    nodeEntriesTs(entries.filter((entry) => !workersOnly(entry))),
+  );
   await writeFile(join(consumer, "app.mjs"), APP_MJS);
   for (const skip of [true, false]) {
     const suffix = skip ? "" : "-strict-libs";
     await writeFile(join(consumer, `tsconfig.workers${suffix}.json`), JSON.stringify(workersTsconfig(skip)));
     await writeFile(join(consumer, `tsconfig.node${suffix}.json`), JSON.stringify(nodeTsconfig(skip)));
   }
+
+  // `npm install @baton-agents/core zod` and nothing else.
+  coreOnly = join(work, "core-only");
+  await writeProject(coreOnly, core.file, repoPkg, []);
+  await writeFile(join(coreOnly, "turn.mjs"), CORE_ONLY_MJS);
+  groups = peerGroups(repoPkg)
+    .filter((group) => group.peers.length > 0)
+    .map((group, i) => ({ ...group, dir: join(work, `peers-${i}`) }));
+  for (const group of groups) await writeProject(group.dir, core.file, repoPkg, group.peers);
 
   // `npm create baton-agents@latest app` as npm runs it: the starter's bin from its tarball.
   const created = await run(
@@ -106,9 +140,9 @@ beforeAll(async () => {
   expect(created.code, created.stderr).toBe(0);
   app = join(work, "app");
 
-  const [consumerInstall, appInstall] = await Promise.all([install(consumer), install(app)]);
-  expect(consumerInstall.code, consumerInstall.stderr).toBe(0);
-  expect(appInstall.code, appInstall.stderr).toBe(0);
+  const installs = await Promise.all([consumer, coreOnly, app, ...groups.map((g) => g.dir)].map(install));
+  for (const installed of installs) expect(installed.code, installed.stderr).toBe(0);
+  coreOnlyInstall = installs[1] ?? { code: 1, stderr: "", added: undefined };
 }, 900_000);
 
 afterAll(async () => {
@@ -152,10 +186,10 @@ describe("the @baton-agents/core tarball", () => {
   });
 });
 
-describe("a project that installs the tarball", () => {
+describe("a project that installs the tarball with every optional peer", () => {
   for (const [kind, config] of [
     ["a Worker under a Workers tsconfig", "tsconfig.workers"],
-    ["a Node script under a nodenext tsconfig", "tsconfig.node"],
+    ["a Node script and every Node-usable entry under a nodenext tsconfig", "tsconfig.node"],
   ] as const) {
     it(`type-checks ${kind} with skipLibCheck on: 0 errors`, async () => {
       const ran = await run("npx", ["tsc", "-p", `${config}.json`, "--pretty", "false"], consumer);
@@ -189,6 +223,63 @@ describe("a project that installs the tarball", () => {
     expect(events[2]).toMatchObject({ call: "lookup_invoice" });
     expect(events.at(-1)?.text).toContain("paid");
     expect(events.every((e) => e.frozen)).toBe(true);
+  }, 120_000);
+});
+
+describe("a project that installs only @baton-agents/core and zod", () => {
+  it("gets none of the optional peers, and at most 40 packages", async () => {
+    const packages = await installedPackages(coreOnly);
+    const other = await dependedOn(coreOnly, "@baton-agents/core");
+    expect(packages.filter((name) => optionalPeers.includes(name) && !other.has(name))).toEqual([]);
+    const { bytes, files } = await sizeOf(join(coreOnly, "node_modules"));
+    console.log(
+      `core-only install: npm added ${coreOnlyInstall.added} packages, ${(bytes / 2 ** 20).toFixed(1)} MiB in ${files} files`,
+    );
+    expect(coreOnlyInstall.added).toBeLessThanOrEqual(40);
+  });
+
+  it("runs a turn with plain node: the root hands it to billing, which calls its tool", async () => {
+    const ran = await run(process.execPath, ["turn.mjs"], coreOnly);
+    expect(ran.code, ran.stderr).toBe(0);
+    const authors = ran.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).author);
+    expect(authors).toEqual(["root", "root", "billing", "billing", "billing"]);
+  }, 120_000);
+
+  it("bundles every entry that names no peer", async () => {
+    const bare = entriesOf(repoPkg).filter((e) => e.peers.length === 0);
+    expect(bare.map((e) => e.entry)).toContain(".");
+    for (const { entry } of bare) expect(await bundleErrors(coreOnly, entry), entry).toEqual([]);
+  }, 120_000);
+});
+
+describe("each entry with only the optional peers it names", () => {
+  it("bundles, and the Node-usable ones import in plain node", async () => {
+    expect(groups.length).toBeGreaterThan(0);
+    for (const group of groups) {
+      const installed = await installedPackages(group.dir);
+      const other = await dependedOn(group.dir, "@baton-agents/core");
+      const peersHere = optionalPeers.filter((name) => installed.includes(name) && !other.has(name));
+      expect(peersHere.filter((name) => !group.peers.includes(name))).toEqual([]);
+      for (const entry of group.entries) {
+        expect(await bundleErrors(group.dir, entry), `${entry} with ${group.peers.join(", ")}`).toEqual([]);
+        if (workersOnly(entry)) continue;
+        const specifier = `@baton-agents/core${entry.slice(1)}`;
+        const ran = await run(
+          process.execPath,
+          ["--input-type=module", "-e", `await import(${JSON.stringify(specifier)});`],
+          group.dir,
+        );
+        expect(ran.code, `${entry}: ${ran.stderr}`).toBe(0);
+      }
+    }
+  }, 300_000);
+
+  it("fails to bundle without them, naming the missing package", async () => {
+    const errors = await bundleErrors(coreOnly, "./mcp");
+    expect(errors.join("\n")).toMatch(/@modelcontextprotocol\/sdk|hono/);
   }, 120_000);
 });
 

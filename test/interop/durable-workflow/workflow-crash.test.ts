@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/event.js";
-import { freePort } from "../durable/dev-server.js";
+import { freePort } from "../support/dev-server.js";
 import { type DevServer, startDevServer } from "./dev-server.js";
 
 /** Counts hits per path; `/charge` is held (never answered) while `hold` is set. */

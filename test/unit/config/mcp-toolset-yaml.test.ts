@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { loadAgentConfig } from "../../../src/config/load-agent-config.js";
-import { McpToolset } from "../../../src/mcp.js";
+import { McpToolset, mcpToolClasses } from "../../../src/mcp.js";
 
 const agentWith = (tools: string) => ({
   "root_agent.yaml": `name: root\nmodel: demo:root\ninstruction: Help.\ntools:\n${tools}`,
 });
 
-const load = (tools: string) => loadAgentConfig({ files: agentWith(tools) });
+const load = (tools: string) =>
+  loadAgentConfig({ files: agentWith(tools), registry: { toolClasses: mcpToolClasses } });
 
 describe("McpToolset in Agent Config YAML", () => {
   it("loads streamable_http_connection_params with ADK's names as an McpToolset", () => {
@@ -54,5 +55,12 @@ describe("McpToolset in Agent Config YAML", () => {
     expect(() =>
       load(`  - name: McpToolset\n    args: {sse_connection_params: {url: "http://x/sse"}, bogus: 1}\n`),
     ).toThrow(/bogus/);
+  });
+
+  it("names the entry to import when the registry has no McpToolset: the core entry loads no MCP SDK", () => {
+    const yaml = `  - name: McpToolset\n    args: {sse_connection_params: {url: "http://127.0.0.1:9000/sse"}}\n`;
+    expect(() => loadAgentConfig({ files: agentWith(yaml) })).toThrow(
+      /root_agent\.yaml: tools\[0\]\.name: "McpToolset" needs an entry: import \{ mcpToolClasses \} from "@baton-agents\/core\/mcp"/,
+    );
   });
 });

@@ -99,6 +99,7 @@ describe("create-baton-agents", () => {
       "wrangler",
       "@cloudflare/workers-types",
       "zod",
+      "hono",
     ])
       expect(all[name], name).toBe(repo.devDependencies[name] ?? repo.dependencies[name]);
     // The repo pins "5.9"; the template the exact release the lock file holds.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type EnqueueDeps, enqueueTurn } from "../../../src/webhooks/enqueue-turn.js";
-import type { TurnLedger } from "../../../src/webhooks/turn-ledger.js";
+import type { TurnLedger } from "../../../src/webhooks/ledger-port.js";
 
 const claim = {
   appName: "app",
@@ -28,6 +28,9 @@ function ledger() {
     turn: () => null,
     line: () => {
       throw new Error("enqueueTurn reads no line");
+    },
+    joinThread: async () => {
+      throw new Error("enqueueTurn joins no mail thread");
     },
   };
   return { book, told, settle };

@@ -2,6 +2,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, inject, it } from "vitest";
 import { userText } from "../../../src/core/content.js";
 import { demoApp } from "../../../src/demo/app.js";
+import { otlpTraces } from "../../../src/otel.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { verifiers } from "../../../src/webhooks/verifiers.js";
 import { webhook } from "../../../src/webhooks/webhook.js";
@@ -13,6 +14,7 @@ import { hookWorker, sign } from "../support/webhooks.js";
 
 const OTEL = { OTEL_EXPORTER_OTLP_ENDPOINT: inject("otlpCollectorUrl") };
 const services = { sleep: noSleep };
+const traces = otlpTraces();
 
 /** The names of the spans the collector received for one session, read back over HTTP. */
 async function exportedFor(sessionId: string): Promise<string[]> {
@@ -29,7 +31,7 @@ async function exportedFor(sessionId: string): Promise<string[]> {
 
 describe("OTLP export from every entry that runs a turn, in workerd", () => {
   it("exports an A2A server turn's spans after the response", async () => {
-    const { fetchImpl, settle } = a2aWorker({ apps: [demoApp], services }, OTEL);
+    const { fetchImpl, settle } = a2aWorker({ apps: [demoApp], services, traces }, OTEL);
     const client = await v1Client(fetchImpl, "demo");
     const message = userMessage("I need a refund for my last invoice");
     // SAFETY: the SDK's request type wants every optional field of its generated message type.
@@ -61,7 +63,7 @@ describe("OTLP export from every entry that runs a turn, in workerd", () => {
         }),
       ],
     });
-    const hooks = hookWorker({ apps: [app], services }, { EVENTS_KEY: KEY, ...OTEL });
+    const hooks = hookWorker({ apps: [app], services, traces }, { EVENTS_KEY: KEY, ...OTEL });
     const session = `s-${crypto.randomUUID()}`;
     const body = JSON.stringify({ session });
     const now = Math.floor(Date.now() / 1000);
@@ -73,5 +75,16 @@ describe("OTLP export from every entry that runs a turn, in workerd", () => {
     expect(accepted.status).toBe(202);
     expect(await hooks.consume()).toMatchObject({ acked: 1 });
     expect(await exportedFor(session)).toEqual(expect.arrayContaining(["invocation", "invoke_agent root"]));
+  });
+
+  it("exports nothing from a Worker that did not opt in, whatever the env says", async () => {
+    const { fetchImpl, settle } = a2aWorker({ apps: [demoApp], services }, OTEL);
+    const client = await v1Client(fetchImpl, "demo");
+    const message = userMessage("I need a refund for my last invoice");
+    // SAFETY: the SDK's request type wants every optional field of its generated message type.
+    const task = asTask(await client.sendMessage({ message } as never));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await settle();
+    expect(await exportedFor(task.contextId)).toEqual([]);
   });
 });

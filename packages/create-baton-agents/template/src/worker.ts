@@ -1,10 +1,12 @@
 // The Worker: one app whose concierge hands billing questions to a billing agent with a tool.
 import { defineApp, functionTool, LlmAgent } from "@baton-agents/core";
 import { createWorker } from "@baton-agents/core/cloudflare";
-import { inboundEmail } from "@baton-agents/core/cloudflare/email";
-import { mcpServer } from "@baton-agents/core/mcp";
-// import { openai } from "@baton-agents/core/models/openai"; // with the real MODEL line below
-import { z } from "zod";
+// Opt-ins, each in an entry of its own so a Worker without it bundles none of it (install its peers too):
+// import { inboundEmail } from "@baton-agents/core/cloudflare/email"; // npm install postal-mime mimetext
+// import { mcpServer } from "@baton-agents/core/mcp"; // npm install @modelcontextprotocol/sdk @cfworker/json-schema
+// import { openai } from "@baton-agents/core/models/openai"; // npm install @ai-sdk/openai; the real MODEL below
+// A namespace import: zod's `z` value would bring all of zod's locales into the Worker.
+import * as z from "zod";
 
 // `demo:` is Baton's built-in offline model: it routes and calls tools by matching the user's words
 // against agent descriptions and tool declarations, so everything here runs without a key.
@@ -44,6 +46,6 @@ export default createWorker({
   apps: [app],
   // Only the providers listed here are bundled (demo: is built in); with the real MODEL: [openai()].
   models: [],
-  email: inboundEmail, // turns from mail (an app's `email` route); replies leave through SEND_EMAIL
-  mcp: mcpServer(), // every app is also an MCP server at /mcp/<app>
+  // email: inboundEmail, // turns from mail (an app's `email` route); replies leave through SEND_EMAIL
+  // mcp: mcpServer(), // every app is also an MCP server at /mcp/<app>
 });

@@ -1,6 +1,8 @@
 import * as z from "zod";
-import { McpToolset } from "../mcp/client/mcp-toolset.js";
-import { AgentConfigError, configMessage } from "./config-error.js";
+import type { ConfigToolClass } from "../../config/agent-config-registry.js";
+import { AgentConfigError, configMessage } from "../../config/config-error.js";
+import { configArgs } from "../../config/config-tools.js";
+import { McpToolset } from "./mcp-toolset.js";
 
 /** ADK `StreamableHTTPConnectionParams` / `SseConnectionParams` as YAML writes them. */
 const HttpParamsSchema = z.strictObject({
@@ -12,7 +14,7 @@ const HttpParamsSchema = z.strictObject({
 });
 
 /** ADK `McpToolsetConfig`'s fields Baton serves (`stdio_connection_params` is refused with a reason). */
-export const McpToolsetArgsSchema = z.strictObject({
+const McpToolsetArgsSchema = z.strictObject({
   streamable_http_connection_params: HttpParamsSchema.optional(),
   sse_connection_params: HttpParamsSchema.optional(),
   stdio_connection_params: z.unknown().optional(),
@@ -21,7 +23,7 @@ export const McpToolsetArgsSchema = z.strictObject({
   tool_name_prefix: z.string().optional(),
   require_confirmation: z.boolean().optional(),
 });
-export type McpToolsetArgs = z.infer<typeof McpToolsetArgsSchema>;
+type McpToolsetArgs = z.infer<typeof McpToolsetArgsSchema>;
 
 const STDIO_REFUSED =
   "McpToolset cannot use stdio on Cloudflare Workers: a Worker cannot start a process. Run the MCP server " +
@@ -29,7 +31,7 @@ const STDIO_REFUSED =
   "{url: …} instead, or sse_connection_params for an older HTTP+SSE server.";
 
 /** An `McpToolset` entry of Agent Config YAML (ADK `McpToolset.from_config`). */
-export function mcpToolsetFromArgs(args: McpToolsetArgs, file: string, field: string): McpToolset {
+function mcpToolsetFromArgs(args: McpToolsetArgs, file: string, field: string): McpToolset {
   const stdio =
     args.stdio_connection_params !== undefined ? "stdio_connection_params" : "stdio_server_params";
   if (args.stdio_connection_params !== undefined || args.stdio_server_params !== undefined)
@@ -65,3 +67,15 @@ export function mcpToolsetFromArgs(args: McpToolsetArgs, file: string, field: st
     throw new AgentConfigError(configMessage(file, `${field}.args`, detail));
   }
 }
+
+const mcpToolset: ConfigToolClass = (args, at) =>
+  mcpToolsetFromArgs(configArgs(McpToolsetArgsSchema, args, at), at.file, at.field);
+
+/**
+ * ADK's `McpToolset` (and its older spelling `MCPToolset`) for Agent Config YAML: give it to the config
+ * registry, `loadAgentConfig({ files, registry: { toolClasses: mcpToolClasses } })`.
+ */
+export const mcpToolClasses: Readonly<Record<string, ConfigToolClass>> = {
+  McpToolset: mcpToolset,
+  MCPToolset: mcpToolset,
+};
