@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup-table.js";
 import type { GraphEdgeInfo, GraphNodeInfo } from "./graph-info.js";
 
 type AgentInfo = GraphNodeInfo;
@@ -33,13 +34,13 @@ const DARK = {
   end: "#DC2626",
   endBorder: "#B91C1C",
 };
-const ICONS: Partial<Record<AgentInfo["type"], [string, string]>> = {
+const ICONS: Readonly<Partial<Record<AgentInfo["type"], [string, string]>>> = lookupTable({
   agent: ["&#10022;", "#42A5F5"],
   workflow: ["&#8887;", "#9333EA"],
   function: ["&#402;", "#10B981"],
   join: ["&#9013;", "#F59E0B"],
   tool: ["&#128295;", "#6B7280"],
-};
+});
 const START = "__START__";
 const END = "__END__";
 
