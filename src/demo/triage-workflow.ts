@@ -52,7 +52,7 @@ const wrapUp = node(
 );
 
 /**
- * The demo's ADK 2.x workflow (docs/workflows.md): a routing function, two agent nodes and a question for
+ * The demo's ADK 2.x workflow (decision 049): a routing function, two agent nodes and a question for
  * the user, joined by one last step. ADK's dev UI draws it as a graph and lights up each event's node.
  */
 export const triage = new Workflow({
