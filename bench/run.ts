@@ -6,15 +6,17 @@ import { inProcessBench } from "./inprocess/inprocess-bench.js";
 import { routingBench } from "./routing.js";
 import { scaleBench } from "./scale/scale-bench.js";
 import { twinBench } from "./twin/twin-bench.js";
+import { workflowTwinBench } from "./twin/workflow/workflow-bench.js";
 import { webhookBench } from "./webhooks/webhook-bench.js";
 
-// `npm run bench -- routing`, `-- inprocess`, `-- twin`, `-- http`, `-- webhooks` or `-- bundle` runs one of them;
+// `npm run bench -- routing`, `-- inprocess`, `-- twin`, `-- workflow`, `-- http`, `-- webhooks` or `-- bundle` runs one of them;
 // `-- http a [runs]` (or `s`) only the HTTP figure (a) (or (s)), `runs` times back to back. `-- scale [small]`
 // (decision 046) runs only when named: it grows 10,000 sessions, 1,000 users and a 100,000-event session.
 const only = process.argv[2];
 if (!only || only === "routing") routingBench();
 if (!only || only === "inprocess") await inProcessBench();
 if (!only || only === "twin") await twinBench();
+if (!only || only === "twin" || only === "workflow") await workflowTwinBench();
 if (!only || only === "http")
   await httpBench(
     process.argv[3] === "a" || process.argv[3] === "s"

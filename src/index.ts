@@ -41,6 +41,12 @@ export type {
 export { ExampleTool } from "./agents/example-tool.js";
 export { type Example, type ExampleProvider, ExampleSchema, examplesText } from "./agents/examples-text.js";
 export { exitLoop } from "./agents/exit-loop-tool.js";
+export {
+  FINISH_TASK,
+  FINISH_TASK_DONE,
+  type FinishTaskTool,
+  finishTaskTool,
+} from "./agents/finish-task-tool.js";
 export { type FunctionTool, type FunctionToolConfig, functionTool } from "./agents/function-tool.js";
 export {
   BuiltInCodeExecutor,
@@ -153,6 +159,11 @@ export {
   EventActionsSchema,
   EventSchema,
   isFinalResponse,
+  type NodeInfo,
+  NodeInfoSchema,
+  type Route,
+  type RouteKey,
+  RouteSchema,
 } from "./core/event.js";
 export { newFunctionCallId } from "./core/ids.js";
 export { DEFAULT_RETRY } from "./core/llm.js";
@@ -244,3 +255,30 @@ export type { StripeEventPayload } from "./webhooks/stripe.js";
 export type { TurnOrigin, TurnStatus } from "./webhooks/turn-record.js";
 export { verifiers } from "./webhooks/verifiers.js";
 export { type WebhookConfig, type WebhookInput, webhook } from "./webhooks/webhook.js";
+export type { AgentNodeSettings } from "./workflow/agent-node.js";
+export { BaseNode, type BaseNodeConfig } from "./workflow/base-node.js";
+export { isFunctionTool, type NodeOptions, node } from "./workflow/build-node.js";
+export { FunctionNode } from "./workflow/function-node.js";
+export {
+  type ChainElement,
+  DEFAULT_ROUTE,
+  Edge,
+  type EdgeItem,
+  Graph,
+  type RoutingMap,
+} from "./workflow/graph.js";
+export { JoinNode } from "./workflow/join-node.js";
+export {
+  isWorkflowNode,
+  type NodeKind,
+  type NodeResult,
+  type NodeSettings,
+  type RunNodeOptions,
+  type WorkflowNode,
+} from "./workflow/node.js";
+export { NodeContext } from "./workflow/node-context.js";
+export type { NodeFunction, NodeLike } from "./workflow/node-like.js";
+export { REQUEST_INPUT, RequestInput, type RequestInputParams } from "./workflow/request-input.js";
+export type { RetryConfig } from "./workflow/retry.js";
+export { ToolNode } from "./workflow/tool-node.js";
+export { type DynamicEntry, Workflow, type WorkflowConfig } from "./workflow/workflow.js";

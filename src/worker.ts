@@ -7,13 +7,14 @@ import { evalRoutes } from "@baton-agents/core/cloudflare/evals";
 import { mcpServer } from "@baton-agents/core/mcp";
 import { otlpTraces } from "@baton-agents/core/otel";
 import { demoApp } from "./demo/app.js";
+import { workflowApp } from "./demo/triage-workflow.js";
 
 export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
 
 // Every app is also an MCP server at /mcp/<app> (README "Every app is an MCP server"); the dev UI's Evals
 // tab works (README "Evaluations"); `ADK_REPLAY=true` serves ADK's replay mode (docs/conformance.md).
 export default createWorker({
-  apps: [demoApp],
+  apps: [demoApp, workflowApp],
   email: inboundEmail,
   mcp: mcpServer(),
   evals: evalRoutes(),

@@ -27,11 +27,14 @@ interface Bundle {
  * and debounce) is in every Worker too: 166.8 → 169.5 KiB, limit 170. Hold round three (decision 048) put
  * the artifact ledger, mail thread membership, the push address checks, the Host check and the one body
  * guard in every Worker: +2.7 KiB (demo +4.1); with 046's pages and 047 beside them, 171.8 and 286.1
- * KiB: limits 173 and 288.
+ * KiB: limits 173 and 288. ADK 2.x (issue 45, decision 049): a Worker without workflows pays for the 2.x
+ * event fields every Worker reads, the node error codes, task mode's `finish_task` and the dev UI's graph
+ * levels (171.84 → 173.58 KiB against main at ea5a3e4); the demo Worker runs a workflow app, so it bundles
+ * the workflow runtime (286.13 → 299.98 KiB, +13.9; the issue allows 25): limits 175 and 301.
  */
 export const BUNDLES: readonly Bundle[] = [
-  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 288 },
-  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 173 },
+  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 301 },
+  { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 175 },
 ];
 
 const kib = (n: number) => `${n.toFixed(1)} KiB`;

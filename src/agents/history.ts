@@ -5,7 +5,7 @@ import type { Event } from "../core/event.js";
 import { frozenWithMemo, hasMemo, memoized } from "../core/memo.js";
 import { withoutRewound } from "../router/newest-first.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
-import { onBranch } from "./branch.js";
+import { inScope, onBranch } from "./branch.js";
 import {
   callIdsOf,
   latestResponseAfterItsCall,
@@ -136,6 +136,8 @@ function framedContentNow(e: Event): Content | undefined {
 export interface HistoryOptions {
   includeContents: IncludeContents;
   branch?: string | undefined;
+  /** The conversation scope the agent runs in (ADK 2.x `isolation_scope`): it sees no other scope's events. */
+  isolationScope?: string | undefined;
 }
 
 /**
@@ -159,9 +161,9 @@ export function buildContents(
   if (options.includeContents === "none" || first === undefined || !hasMemo(first) || windows.has(events))
     return fullHistory(events, agentName, options).contents;
   const histories = memoized(first, HISTORIES, () => new Map<string, KeptHistory>());
-  const key = `${agentName}\u0000${options.branch ?? ""}`;
+  const key = `${agentName}\u0000${options.branch ?? ""}\u0000${options.isolationScope ?? ""}`;
   const kept = histories.get(key);
-  if (kept && extendHistory(kept, events, agentName, options.branch))
+  if (kept && extendHistory(kept, events, agentName, options.branch, options.isolationScope))
     return readFromLog(kept.contents.slice(), kept);
   const built = fullHistory(events, agentName, options);
   if (built.kept === undefined) {
@@ -202,8 +204,13 @@ interface KeptHistory extends ContentLog {
 const HISTORIES = Symbol("kept histories");
 
 /** The visible content of one event for `agentName`, or `undefined`. */
-function contentFor(e: Event, agentName: string, branch: string | undefined): Content | undefined {
-  if (!reachesModel(e) || !onBranch(e.branch, branch)) return undefined;
+function contentFor(
+  e: Event,
+  agentName: string,
+  branch: string | undefined,
+  scope: string | undefined,
+): Content | undefined {
+  if (!reachesModel(e) || !onBranch(e.branch, branch) || !inScope(e.isolationScope, scope)) return undefined;
   return e.author === agentName || e.author === "user" ? ownContent(e) : framedContent(e);
 }
 
@@ -218,6 +225,7 @@ function extendHistory(
   events: readonly Event[],
   agentName: string,
   branch: string | undefined,
+  scope: string | undefined,
 ): boolean {
   if (events.length < kept.count || events[kept.count - 1] !== kept.last) return false;
   const added: Content[] = [];
@@ -227,7 +235,7 @@ function extendHistory(
     const e = events[i];
     if (e === undefined || e.actions.rewindBeforeInvocationId || e.actions.compaction !== undefined)
       return false;
-    const content = contentFor(e, agentName, branch);
+    const content = contentFor(e, agentName, branch, scope);
     if (content === undefined) continue;
     const responses = responseIdsOf(content);
     if (responses.length > 0) {
@@ -267,6 +275,7 @@ function fullHistory(
         e.author !== agentName &&
         reachesModel(e) &&
         onBranch(e.branch, options.branch) &&
+        inScope(e.isolationScope, options.isolationScope) &&
         !isTransferEvent(e)
       ) {
         start = i;
@@ -277,7 +286,7 @@ function fullHistory(
   const contents: Content[] = [];
   for (let i = start; i < visible.length; i++) {
     const e = visible[i];
-    const content = e && contentFor(e, agentName, options.branch);
+    const content = e && contentFor(e, agentName, options.branch, options.isolationScope);
     if (content) contents.push(content);
   }
   const arranged = responsesAfterTheirCalls(latestResponseAfterItsCall(contents));

@@ -3,6 +3,7 @@ import { BatonError } from "../core/errors.js";
 import { createEvent, type Event, type NewEvent } from "../core/event.js";
 import type { RunServices } from "../core/ports.js";
 import type { Session } from "../core/session.js";
+import { type SignalSource, withLazySignal } from "../core/signal-source.js";
 import { NO_TRACE, type OpenSpan, type SpanRecorder } from "../core/trace.js";
 import type { BaseAgent } from "./base-agent.js";
 import type { RunPlugin } from "./plugins.js";
@@ -31,6 +32,8 @@ export interface InvocationOptions {
   branch?: string;
   /** What the invocation holds open; a new set unless given (a detached run shares its caller's). */
   resources?: TurnResources;
+  /** The conversation scope a workflow node runs its agents in (ADK 2.x `isolation_scope`). */
+  isolationScope?: string;
 }
 
 /**
@@ -46,6 +49,7 @@ export class InvocationContext {
   readonly runConfig: RunConfig;
   readonly services: RunServices;
   readonly branch: string | undefined;
+  readonly isolationScope: string | undefined;
   /** Shared by every agent of the invocation (ADK's counter lives on the invocation). */
   private llmCalls = { count: 0 };
   /** ADK's `end_invocation`, per agent (a shallow copy per agent). */
@@ -69,6 +73,7 @@ export class InvocationContext {
     this.runConfig = options.runConfig;
     this.services = options.services;
     this.branch = options.branch;
+    this.isolationScope = options.isolationScope;
   }
 
   /** The context an agent runs in: same invocation, same session, its own `endInvocation` flag. */
@@ -92,11 +97,43 @@ export class InvocationContext {
     return child;
   }
 
-  /** A new event of this invocation, authored by its agent, on its branch. */
+  /**
+   * The same invocation for a workflow node: its branch (`undefined`: none), its span, its isolation scope
+   * (`undefined`: none), and an abort signal read from `signals` only when something asks for it (the
+   * node's timeout, its workflow stopping).
+   */
+  forNode(
+    branch: string | undefined,
+    signals: SignalSource<AbortSignal>,
+    span: OpenSpan | undefined,
+    isolationScope?: string,
+  ): InvocationContext {
+    // Field by field: a spread of the run config would read (and so make) the turn's lazy signal.
+    const { streaming, maxLlmCalls, plugins } = this.runConfig;
+    const runConfig = withLazySignal(
+      { streaming, maxLlmCalls, ...(plugins ? { plugins } : {}) },
+      "signal",
+      signals,
+    );
+    const { branch: _parentBranch, isolationScope: _parentScope, ...options } = this.options;
+    const child = new InvocationContext({
+      ...options,
+      runConfig,
+      ...(branch === undefined ? {} : { branch }),
+      ...(isolationScope === undefined ? {} : { isolationScope }),
+    });
+    child.llmCalls = this.llmCalls;
+    child.recorder = this.recorder;
+    child.span = span;
+    return child;
+  }
+
+  /** A new event of this invocation, authored by its agent, on its branch (and in its scope). */
   newEvent(fields: Omit<NewEvent, "invocationId" | "author" | "branch">): Event {
     const branch = this.branch === undefined ? {} : { branch: this.branch };
+    const scope = this.isolationScope === undefined ? {} : { isolationScope: this.isolationScope };
     return createEvent(
-      { invocationId: this.invocationId, author: this.agent.name, ...branch, ...fields },
+      { invocationId: this.invocationId, author: this.agent.name, ...branch, ...scope, ...fields },
       this.services,
     );
   }

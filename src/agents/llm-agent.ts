@@ -7,6 +7,7 @@ import { type SharedScope, unionScopes } from "../core/state.js";
 import type { TransferPolicy } from "../router/agent-node.js";
 import { BaseAgent } from "./base-agent.js";
 import type { AfterModelCallback, ModelErrorCallback, OneOrMany } from "./callbacks.js";
+import { type FinishTaskTool, finishTaskTool } from "./finish-task-tool.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { BuiltInCodeExecutor } from "./gemini-tools.js";
 import type { InvocationContext } from "./invocation-context.js";
@@ -44,6 +45,12 @@ export interface LlmAgentConfig extends ModelAgentConfig {
   onModelError?: OneOrMany<ModelErrorCallback>;
   /** ADK `code_executor`: Gemini runs the code it writes (`{"codeExecution": {}}`); Gemini 2+ models only. */
   codeExecutor?: BuiltInCodeExecutor;
+  /**
+   * ADK 2.x delegation mode. `"chat"` (default) converses and transfers. `"task"` and `"single_turn"` work on
+   * a delegated task and end it with the `finish_task` tool, whose arguments (its `outputSchema`, or
+   * `{result}`) are the task's output: as a workflow node, its output.
+   */
+  mode?: "chat" | "task" | "single_turn";
 }
 
 /**
@@ -67,6 +74,8 @@ export class LlmAgent extends BaseAgent {
   readonly outputJsonSchema: Record<string, unknown> | undefined;
   /** What each step's request is built from: the config with its validated forms (built once, not per step). */
   readonly requestSettings: RequestSettings;
+  /** `finish_task`, for an agent in `task` or `single_turn` mode (ADK `finishTaskTool`). */
+  readonly finishTaskTool: FinishTaskTool | undefined;
 
   constructor(config: LlmAgentConfig) {
     super(config);
@@ -82,13 +91,18 @@ export class LlmAgent extends BaseAgent {
       config.outputSchema === undefined
         ? undefined
         : z.toJSONSchema(config.outputSchema, { target: "draft-7", io: "output" });
+    const delegated = config.mode === "task" || config.mode === "single_turn";
+    this.finishTaskTool = delegated ? finishTaskTool(config.outputSchema) : undefined;
+    const withFinish = this.finishTaskTool ? [...(config.tools ?? []), this.finishTaskTool] : config.tools;
     this.requestSettings = {
       ...config,
+      tools: withFinish,
       generateContentConfig: this.generateContentConfig,
-      outputJsonSchema: this.outputJsonSchema,
+      // A task's output goes in `finish_task`'s arguments, not in a JSON answer (ADK).
+      outputJsonSchema: delegated ? undefined : this.outputJsonSchema,
     };
     this.transferPolicy = transferPolicyOf(config);
-    const tools = agentTools(this, config.tools);
+    const tools = agentTools(this, withFinish);
     this.transferTool = tools.transferTool;
     this.toolsByName = tools.toolsByName;
     this.tools = tools;

@@ -55,6 +55,7 @@ export async function buildLlmRequest(
     contents: buildContents(ctx.events, agent.name, {
       includeContents: settings.includeContents ?? "default",
       branch: ctx.branch,
+      isolationScope: ctx.isolationScope,
     }),
     tools: [...(offer ? [offer.declaration] : []), ...declared],
     config: requestConfig(settings),

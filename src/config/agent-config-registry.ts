@@ -9,6 +9,7 @@ import type { ExampleProvider } from "../agents/examples-text.js";
 import type { FunctionTool } from "../agents/function-tool.js";
 import type { ToolUnion } from "../agents/request-tool.js";
 import type { ModelSpec } from "../core/ports.js";
+import type { NodeLike } from "../workflow/node-like.js";
 
 type Named<T> = Readonly<Record<string, T>>;
 
@@ -38,6 +39,12 @@ export interface AgentConfigRegistry {
   afterTool?: Named<AfterToolCallback>;
   /** Examples providers for `ExampleTool`'s `examples: <name>` (ADK's `BaseExampleProvider` by dotted name). */
   exampleProviders?: Named<ExampleProvider>;
+  /**
+   * A `Workflow`'s nodes its `edges` name (ADK names a node function by its dotted Python name): a function
+   * (a `FunctionNode` named after the name's last segment), a node or an agent; `FunctionNode` files'
+   * `func_code` too. A name found only in `tools` is a `ToolNode`.
+   */
+  nodes?: Named<NodeLike>;
   /**
    * Tool classes built with `args` beyond Baton's own (AgentTool, LongRunningFunctionTool, ExampleTool), by
    * their ADK class name: `{ toolClasses: mcpToolClasses }` (from `@baton-agents/core/mcp`) for `McpToolset`.

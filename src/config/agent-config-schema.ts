@@ -65,6 +65,8 @@ export const LlmAgentConfigSchema = z.strictObject({
   tools: z.array(ToolConfigSchema).optional(),
   code_executor: CodeExecutorSchema.optional(),
   generate_content_config: z.record(z.string(), z.unknown()).optional(),
+  /** ADK 2.x delegation mode: `task` and `single_turn` end with `finish_task`. */
+  mode: z.enum(["chat", "task", "single_turn"]).optional(),
   before_model_callbacks: callbacks,
   after_model_callbacks: callbacks,
   before_tool_callbacks: callbacks,
@@ -83,13 +85,80 @@ export const LoopAgentConfigSchema = z.strictObject({
 });
 export type LoopAgentYaml = z.infer<typeof LoopAgentConfigSchema>;
 
+/** ADK 2.x `RetryConfig` of a node, in snake_case. */
+export const RetryConfigSchema = z.strictObject({
+  max_attempts: z.number().int().nonnegative().optional(),
+  initial_delay: z.number().nonnegative().optional(),
+  max_delay: z.number().nonnegative().optional(),
+  backoff_factor: z.number().nonnegative().optional(),
+  jitter: z.number().nonnegative().optional(),
+  exceptions: z.array(z.string().min(1)).optional(),
+});
+
+/** An element of an edge chain: a node reference, a fan-out list, or a routing map `{route: ref}`. */
+const ChainElementSchema = z.union([
+  z.string().min(1),
+  z.array(z.string().min(1)),
+  z.record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1))])),
+]);
+
+/** An explicit edge (ADK 2.x's `from_node` / `to_node` / `route`). */
+export const EdgeConfigSchema = z.strictObject({
+  from_node: z.string().min(1),
+  to_node: z.string().min(1),
+  route: z
+    .union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))])
+    .optional(),
+});
+
+/** ADK 2.x `Workflow` config: `edges` as chains (`[START, a, {yes: b}]`) or explicit edges. */
+export const WorkflowConfigSchema = z.strictObject({
+  agent_class: z.string().optional(),
+  name: z.string(),
+  description: z.string().optional(),
+  edges: z.array(z.union([z.array(ChainElementSchema).min(2), EdgeConfigSchema])).min(1),
+  max_concurrency: z.number().int().positive().optional(),
+  before_agent_callbacks: callbacks,
+  after_agent_callbacks: callbacks,
+});
+export type WorkflowYaml = z.infer<typeof WorkflowConfigSchema>;
+
+/** The settings a node's own config file takes (ADK 2.x `BaseNode` fields), beside its class's own. */
+const nodeFields = {
+  agent_class: z.string(),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  rerun_on_resume: z.boolean().optional(),
+  wait_for_output: z.boolean().optional(),
+  retry_config: RetryConfigSchema.optional(),
+  timeout: z.number().positive().optional(),
+  idempotent: z.boolean().optional(),
+};
+
+/** `FunctionNode` (`func_code`: a registered function), `ToolNode` (`tool_code`: a registered tool), `JoinNode`. */
+export const FunctionNodeConfigSchema = z.strictObject({ ...nodeFields, func_code: z.string().min(1) });
+export const ToolNodeConfigSchema = z.strictObject({ ...nodeFields, tool_code: z.string().min(1) });
+export const JoinNodeConfigSchema = z.strictObject(nodeFields);
+
+/** The node classes a workflow's edges may name by config file. */
+export const NODE_CLASSES = ["FunctionNode", "ToolNode", "JoinNode"] as const;
+
 /** The agent classes Baton builds, by the names ADK accepts for them. */
-export const AGENT_CLASSES = ["LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent"] as const;
+export const AGENT_CLASSES = [
+  "LlmAgent",
+  "SequentialAgent",
+  "ParallelAgent",
+  "LoopAgent",
+  "Workflow",
+] as const;
 export type AgentClass = (typeof AGENT_CLASSES)[number];
+
+/** A class name without ADK's module prefix (`google.adk.agents.X`, `google.adk.workflow.X`, `google.adk.X`). */
+export const bareClass = (value: string): string => value.replace(/^google\.adk\.(agents\.|workflow\.)?/, "");
 
 /** `agent_class` as ADK resolves it: absent is `LlmAgent`, `Agent` is its alias, `google.adk.agents.X` is `X`. */
 export function agentClassOf(value: string | undefined): AgentClass | undefined {
-  const bare = (value ?? "LlmAgent").replace(/^google\.adk\.agents\./, "");
+  const bare = bareClass(value ?? "LlmAgent");
   const name = bare === "Agent" ? "LlmAgent" : bare;
   return AGENT_CLASSES.find((known) => known === name);
 }

@@ -1,25 +1,30 @@
 import { parse } from "yaml";
 import type { z } from "zod";
-import type { BaseAgent, BaseAgentConfig } from "../agents/base-agent.js";
+import { BaseAgent, type BaseAgentConfig } from "../agents/base-agent.js";
 import { LlmAgent, type LlmAgentConfig } from "../agents/llm-agent.js";
 import { LoopAgent } from "../agents/loop-agent.js";
 import { ParallelAgent } from "../agents/parallel-agent.js";
 import { SequentialAgent } from "../agents/sequential-agent.js";
 import type { ModelSpec } from "../core/ports.js";
+import type { WorkflowNode } from "../workflow/node.js";
 import type { AgentConfigRegistry, LoadAgentConfigOptions } from "./agent-config-registry.js";
 import {
   AGENT_CLASSES,
   agentClassOf,
+  bareClass,
   LlmAgentConfigSchema,
   type LlmAgentYaml,
   LoopAgentConfigSchema,
+  NODE_CLASSES,
   WorkflowAgentConfigSchema,
   type WorkflowAgentYaml,
+  WorkflowConfigSchema,
 } from "./agent-config-schema.js";
 import { type CallbackField, type CallbackKind, resolveCallbacks } from "./config-callbacks.js";
 import { AgentConfigError, configMessage, issueLines } from "./config-error.js";
 import { canonicalPath, resolveConfigPath } from "./config-path.js";
 import { resolveCodeExecutor, resolveTool, type ToolScope } from "./config-tools.js";
+import { nodeFromConfig, workflowFromConfig } from "./config-workflow.js";
 import { generateContentConfig } from "./generate-content-config.js";
 
 /** ADK reads a bare model name as Gemini; Baton's own `provider:model` strings pass as they are. */
@@ -49,6 +54,13 @@ class TreeBuilder {
 
   /** The agent `ref` names from `from` (`field` locates the reference for errors). */
   agentAt(from: string, ref: string, field: string, stack: readonly string[]): BaseAgent {
+    const built = this.fileAt(from, ref, field, stack);
+    if (built instanceof BaseAgent) return built;
+    throw new AgentConfigError(configMessage(from, field, `"${ref}" is a workflow node, not an agent`));
+  }
+
+  /** The agent or workflow node the config file `ref` names from `from`. */
+  fileAt(from: string, ref: string, field: string, stack: readonly string[]): BaseAgent | WorkflowNode {
     const resolved = resolveConfigPath(from, ref);
     if ("problem" in resolved) throw new AgentConfigError(configMessage(from, field, resolved.problem));
     if (!this.#files.has(resolved.path)) {
@@ -60,7 +72,7 @@ class TreeBuilder {
     return this.build(resolved.path, stack);
   }
 
-  build(file: string, stack: readonly string[]): BaseAgent {
+  build(file: string, stack: readonly string[]): BaseAgent | WorkflowNode {
     if (stack.includes(file)) {
       throw new AgentConfigError(`Agent config cycle: ${[...stack, file].join(" → ")}`);
     }
@@ -78,18 +90,37 @@ class TreeBuilder {
     }
     if (!isMapping(raw))
       throw new AgentConfigError(configMessage(file, "", "an agent config must be a mapping"));
-    const agentClass = agentClassOf(typeof raw.agent_class === "string" ? raw.agent_class : undefined);
-    if (agentClass === undefined) {
+    const named = typeof raw.agent_class === "string" ? raw.agent_class : undefined;
+    const nodeClass = NODE_CLASSES.find((c) => named !== undefined && bareClass(named) === c);
+    const agentClass = agentClassOf(named);
+    if (agentClass === undefined && nodeClass === undefined) {
       throw new AgentConfigError(
         configMessage(
           file,
           "agent_class",
-          `unknown class ${JSON.stringify(raw.agent_class)}; accepted: ${AGENT_CLASSES.join(", ")}`,
+          `unknown class ${JSON.stringify(raw.agent_class)}; accepted: ${[...AGENT_CLASSES, ...NODE_CLASSES].join(", ")}`,
         ),
       );
     }
     const inner = [...stack, file];
     try {
+      if (nodeClass !== undefined) {
+        if (stack.length === 0)
+          throw new AgentConfigError(
+            configMessage(file, "agent_class", `a ${nodeClass} is a workflow's node, not a root agent`),
+          );
+        return nodeFromConfig(nodeClass, raw, file, this.#registry, validated);
+      }
+      if (agentClass === "Workflow") {
+        const config = validated(WorkflowConfigSchema, raw, file);
+        const { edges: _edges, max_concurrency: _max, ...fields } = config;
+        const base = this.#base(fields, file, inner);
+        return workflowFromConfig(config, base, {
+          file,
+          registry: this.#registry,
+          fileAt: (ref, field) => this.fileAt(file, ref, field, inner),
+        });
+      }
       if (agentClass === "LlmAgent") {
         const config = validated(LlmAgentConfigSchema, raw, file);
         return this.#llmAgent(this.#base(config, file, inner), config, file, inner);
@@ -150,6 +181,7 @@ class TreeBuilder {
     if (config.tools !== undefined) agent.tools = config.tools.map((tool, i) => resolveTool(tool, i, scope));
     if (config.code_executor !== undefined)
       agent.codeExecutor = resolveCodeExecutor(config.code_executor, file);
+    if (config.mode !== undefined) agent.mode = config.mode;
     const callbacks = <T>(
       known: Readonly<Record<string, T>> | undefined,
       kind: CallbackKind,
@@ -188,7 +220,12 @@ class TreeBuilder {
  */
 export function loadAgentConfig(options: LoadAgentConfigOptions): BaseAgent {
   const builder = new TreeBuilder(options);
-  const root = builder.build(canonicalPath(options.root ?? "root_agent.yaml"), []);
+  const rootFile = canonicalPath(options.root ?? "root_agent.yaml");
+  const root = builder.build(rootFile, []);
+  if (!(root instanceof BaseAgent))
+    throw new AgentConfigError(
+      configMessage(rootFile, "agent_class", "the root must be an agent or a workflow"),
+    );
   // Gemini's built-in tools need a Gemini model, which may be inherited: checked once the tree stands.
   for (const { agent, file } of builder.llmAgents) {
     try {

@@ -66,6 +66,12 @@ export const ERROR_CODES = {
   TOOL_ERROR: event(500, "user"),
   TOOL_NOT_FOUND: event(500, "upstream"),
   AGENT_ERROR: event(500, "user"),
+  /** A workflow node's own code (a function node, a custom node) threw. */
+  NODE_ERROR: event(500, "user"),
+  /** A workflow node did not finish within its `timeout`. */
+  NODE_TIMEOUT: event(504, "user"),
+  /** A node that is not idempotent was cut off by a crash; the resumed turn does not run it again. */
+  NODE_INTERRUPTED: event(500, "internal"),
   TRANSFER_TARGET_NOT_FOUND: event(500, "internal"),
   TRANSFER_NOT_STORED: event(500, "internal"),
   A2A_TASK_FAILED: event(502, "upstream"),
@@ -112,6 +118,8 @@ export interface BatonErrorOptions extends ErrorOptions {
   agentName?: string;
   /** The HTTP status an upstream (model provider, remote agent) answered with. */
   upstreamStatus?: number;
+  /** The workflow node that failed (ADK 2.x `nodeInfo.path`); the error event carries it. `""`: no node. */
+  nodePath?: string;
   /** How long a client should wait before trying again (`Retry-After` on the HTTP answer). */
   retryAfterSeconds?: number;
 }
@@ -149,6 +157,12 @@ export class BatonError extends Error {
     if (this.agentName !== undefined) return this;
     return new BatonError(this.code, this.message, { ...this.options, agentName });
   }
+
+  /** This error placed at the workflow node `nodePath`, unless an inner node already claimed it. */
+  withNodePath(nodePath: string): BatonError {
+    if (this.options.nodePath !== undefined) return this;
+    return new BatonError(this.code, this.message, { ...this.options, nodePath });
+  }
 }
 
 /**
@@ -161,10 +175,19 @@ export function asAgentError(error: unknown, agentName: string): BatonError {
   return new BatonError("AGENT_ERROR", message, { agentName, cause: error });
 }
 
-/** The `errorCode` and `errorMessage` a failure becomes on an error event. */
-export function errorFields(error: unknown): { errorCode: string; errorMessage: string } {
+/** The `errorCode` and `errorMessage` a failure becomes on an error event (and the node it failed in). */
+export function errorFields(error: unknown): {
+  errorCode: string;
+  errorMessage: string;
+  nodeInfo?: { path: string };
+} {
   if (error instanceof BatonError && error.kind === "event") {
-    return { errorCode: error.code, errorMessage: error.message };
+    const path = error.options.nodePath;
+    return {
+      errorCode: error.code,
+      errorMessage: error.message,
+      ...(path ? { nodeInfo: { path } } : {}),
+    };
   }
   if (error instanceof Error)
     return { errorCode: "AGENT_ERROR", errorMessage: `${error.name}: ${error.message}` };

@@ -8,6 +8,27 @@ import {
   wireObject,
 } from "./content.js";
 import { type Clock, type IdSource, newEventId, toWireSeconds } from "./ids.js";
+import { normalizeWireKeys } from "./wire-case.js";
+
+/** A workflow route key (ADK 2.x `RouteValue`): edges match it by its string form. */
+export const RouteKeySchema = z.union([z.string(), z.number(), z.boolean()]);
+export type RouteKey = z.infer<typeof RouteKeySchema>;
+/** The route(s) a workflow node emits: one key fires one branch, a list every branch any key matches. */
+export const RouteSchema = z.union([RouteKeySchema, z.array(RouteKeySchema)]);
+export type Route = z.infer<typeof RouteSchema>;
+
+/**
+ * ADK 2.x `Event.node_info`: which workflow node produced the event. `path` is the node's path from the
+ * outermost workflow, segments joined by `/` (`triage/classify`, `triage/worker@2`, as ADK Python and its
+ * dev UI write it); `outputFor` the node paths this event's `output` is the result of; `messageAsOutput`
+ * that the event's text is its node's output (an agent's reply).
+ */
+export const NodeInfoSchema = wireObject({
+  path: z.string().optional(),
+  outputFor: z.array(z.string()).optional(),
+  messageAsOutput: z.boolean().optional(),
+});
+export type NodeInfo = z.infer<typeof NodeInfoSchema>;
 
 /** ADK `EventActions` (ADK-SEMANTICS §1.2). The dict-valued actions default to `{}` as in Python. */
 export const EventActionsSchema = wireObject({
@@ -22,32 +43,62 @@ export const EventActionsSchema = wireObject({
   agentState: JsonObject.optional(),
   rewindBeforeInvocationId: z.string().optional(),
   compaction: JsonObject.optional(),
+  /** ADK 2.x: the route a workflow node emitted (the graph follows the edges it matches). */
+  route: RouteSchema.optional(),
 });
 export type EventActions = z.infer<typeof EventActionsSchema>;
 
-/** ADK `Event` in Python's wire shape (ADK-SEMANTICS §1.1, §8.4): float-second timestamps, UUID ids. */
-export const EventSchema = wireObject({
-  id: z.string().min(1),
-  invocationId: z.string(),
-  author: z.string(),
-  branch: z.string().optional(),
-  timestamp: z.number(),
-  content: ContentSchema.optional(),
-  partial: z.boolean().optional(),
-  turnComplete: z.boolean().optional(),
-  interrupted: z.boolean().optional(),
-  finishReason: z.string().optional(),
-  errorCode: z.string().optional(),
-  errorMessage: z.string().optional(),
-  modelVersion: z.string().optional(),
-  usageMetadata: JsonObject.optional(),
-  avgLogprobs: z.number().optional(),
-  groundingMetadata: JsonObject.optional(),
-  citationMetadata: JsonObject.optional(),
-  customMetadata: JsonObject.optional(),
-  longRunningToolIds: z.array(z.string()).optional(),
-  actions: EventActionsSchema.default(() => emptyActions()),
-});
+/**
+ * ADK's TypeScript port writes a node's `route` on the event itself, Python (and Baton) in `actions`: an
+ * event read with a top-level `route` gets it in `actions.route`.
+ */
+function liftRoute(value: unknown): unknown {
+  const event = normalizeWireKeys(value);
+  if (!isRecord(event) || !("route" in event)) return event;
+  const { route, ...rest } = event;
+  const actions = normalizeWireKeys(rest.actions ?? {});
+  if (!isRecord(actions) || "route" in actions) return rest;
+  return { ...rest, actions: { ...actions, route } };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * ADK `Event` in Python's wire shape (ADK-SEMANTICS §1.1, §8.4): float-second timestamps, UUID ids. The ADK
+ * 2.x fields (`output`, `nodeInfo`, `isolationScope`, `actions.route`) are optional, so 1.x events read as
+ * they always did.
+ */
+export const EventSchema = z.preprocess(
+  liftRoute,
+  z.object({
+    id: z.string().min(1),
+    invocationId: z.string(),
+    author: z.string(),
+    branch: z.string().optional(),
+    timestamp: z.number(),
+    content: ContentSchema.optional(),
+    partial: z.boolean().optional(),
+    turnComplete: z.boolean().optional(),
+    interrupted: z.boolean().optional(),
+    finishReason: z.string().optional(),
+    errorCode: z.string().optional(),
+    errorMessage: z.string().optional(),
+    modelVersion: z.string().optional(),
+    usageMetadata: JsonObject.optional(),
+    avgLogprobs: z.number().optional(),
+    groundingMetadata: JsonObject.optional(),
+    citationMetadata: JsonObject.optional(),
+    customMetadata: JsonObject.optional(),
+    longRunningToolIds: z.array(z.string()).optional(),
+    actions: EventActionsSchema.default(() => emptyActions()),
+    /** ADK 2.x: the structured output of the workflow node that produced the event. */
+    output: z.unknown().optional(),
+    nodeInfo: NodeInfoSchema.optional(),
+    /** ADK 2.x: the conversation scope of the event; an agent in another scope does not see it. */
+    isolationScope: z.string().optional(),
+  }),
+);
 export type Event = z.infer<typeof EventSchema>;
 
 export const emptyActions = (): EventActions => ({

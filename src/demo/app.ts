@@ -19,7 +19,7 @@ const forecastOf = (city: string) => {
   };
 };
 
-const getForecast = functionTool({
+export const getForecast = functionTool({
   name: "get_forecast",
   description: "Gets the weather forecast for a city",
   parameters: z.object({ city: z.string().describe("The city to forecast") }),

@@ -16,8 +16,8 @@ const AGENT_ICON = '<FONT COLOR="#42A5F5" POINT-SIZE="14">&#10022;</FONT> ';
 const TOOL_ICON = '<FONT COLOR="#6B7280" POINT-SIZE="14">&#128295;</FONT> ';
 
 /** A DOT quoted id: names come from user code, so quotes and backslashes are escaped. */
-const quoted = (id: string): string => `"${id.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-const html = (text: string): string =>
+export const quoted = (id: string): string => `"${id.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+export const html = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /**

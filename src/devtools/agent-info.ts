@@ -1,16 +1,11 @@
 import type { BaseAgent } from "../agents/base-agent.js";
 import { LlmAgent } from "../agents/llm-agent.js";
 import { TRANSFER_TOOL_NAME } from "../transfer/constants.js";
+import type { GraphNodeInfo } from "../workflow/graph-info.js";
+import { asWorkflow } from "./workflow-shape.js";
 
-/** One agent of the tree as ADK's dev UI reads it (`/dev/apps/:app/build_graph`, snake_case like ADK). */
-export interface AgentInfo {
-  name: string;
-  type: "agent";
-  description?: string;
-  model?: string;
-  tools?: { name: string; type: "tool" }[];
-  sub_agents?: AgentInfo[];
-}
+/** One agent (or workflow, with its graph) as ADK's dev UI reads it (`/dev/apps/:app/build_graph`). */
+export type AgentInfo = GraphNodeInfo;
 
 /** The user's tools and toolsets of an agent: the transfer tool is Baton's own and appears as edges instead. */
 export function toolNamesOf(agent: BaseAgent): string[] {
@@ -28,6 +23,8 @@ export function modelNameOf(agent: BaseAgent): string | undefined {
 
 /** The tree from `agent` down, in the shape of adk-devtools' `serializeAgent`. */
 export function agentInfo(agent: BaseAgent): AgentInfo {
+  const workflow = asWorkflow(agent);
+  if (workflow) return workflow.graphInfo(agentInfo);
   const tools = toolNamesOf(agent).map((name) => ({ name, type: "tool" as const }));
   const model = modelNameOf(agent);
   return {

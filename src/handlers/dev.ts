@@ -1,9 +1,9 @@
 import { type Context, Hono } from "hono";
 import { BatonError } from "../core/errors.js";
 import { EVENT_PAGE_LIMITS } from "../core/session-pages.js";
-import { agentGraphDot } from "../devtools/agent-graph.js";
 import { appInfo } from "../devtools/agent-info.js";
-import { eventHighlights } from "../devtools/event-highlights.js";
+import { eventGraph } from "../devtools/event-graph.js";
+import { graphLevels } from "../devtools/graph-levels.js";
 import { eventTrace, sessionTrace } from "../devtools/trace-view.js";
 import { findApp } from "./app-lookup.js";
 import { assertMayActAs, callerOf, mayUseApp } from "./caller.js";
@@ -37,15 +37,8 @@ export const dev = new Hono<HonoEnv>()
   .get("/dev/apps/:app/build_graph_image", (c) => {
     const app = findApp(c.var.deps.apps, c.req.param("app"));
     const path = c.req.query("node") ?? "";
-    const names = path.split("/").filter((part) => part !== "" && part !== app.rootAgent.name);
-    let target = app.rootAgent;
-    for (const name of names) {
-      const next = target.subAgents.find((sub) => sub.name === name);
-      if (!next) throw new BatonError("not_found", `Node not found: ${path}`);
-      target = next;
-    }
-    const dotSrc = agentGraphDot(target, { darkMode: c.req.query("dark_mode") === "true" });
-    return c.json({ [path]: { dotSrc }, dotSrc });
+    const levels = graphLevels(app.rootAgent, path, c.req.query("dark_mode") === "true");
+    return c.json({ ...levels, dotSrc: levels[path]?.dotSrc ?? "" });
   });
 
 for (const prefix of ["", "/dev"]) {
@@ -61,7 +54,7 @@ for (const prefix of ["", "/dev"]) {
     if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
     const event = session.events.find((e) => e.id === eventId);
     if (!event) throw new BatonError("not_found", `Event not found among the newest events: ${eventId}`);
-    return c.json({ dotSrc: agentGraphDot(rootAgent, { highlights: eventHighlights(event) }) });
+    return c.json({ dotSrc: eventGraph(rootAgent, session.events, event) });
   });
 }
 

@@ -26,7 +26,8 @@ export function findAgentToRun<N extends AgentNode<N>, R extends N>(
     if (!countsForRouting(event)) continue;
     const author = event.author === root.name ? root : findSubAgent(root, event.author);
     if (!author) {
-      log?.(`Event from an unknown agent: ${event.author}, event id: ${event.id}`);
+      // A workflow node's event (ADK 2.x `nodeInfo`): its author is a node, not an agent of the tree.
+      if (!event.nodeInfo?.path) log?.(`Event from an unknown agent: ${event.author}, event id: ${event.id}`);
       continue;
     }
     // Before the root shortcut, so "root transferred, then the target failed" still reaches the target.
@@ -39,7 +40,8 @@ export function findAgentToRun<N extends AgentNode<N>, R extends N>(
 
 /**
  * The function-response rule, always on (Baton follows ADK v1): when the newest event answers a function
- * call, the agent that made the call runs. A caller not in the tree falls through to the scan.
+ * call, the agent that made the call runs; a call a workflow node made goes to the workflow whose node it
+ * is (the first segment of the call's `nodeInfo.path`). A caller not in the tree falls through to the scan.
  */
 function callerOfAnsweredCall<N extends AgentNode<N>, R extends N>(
   events: readonly Event[],
@@ -53,10 +55,21 @@ function callerOfAnsweredCall<N extends AgentNode<N>, R extends N>(
   if (!callId) return undefined;
   for (const event of older) {
     if (functionCallsOf(event.content).some((call) => call.id === callId)) {
-      return findAgent(root, event.author);
+      return findAgent(root, event.author) ?? workflowOf(root, event.nodeInfo?.path);
     }
   }
   return undefined;
+}
+
+/** The agent of the tree a workflow node's path starts at (`triage/ask` → `triage`). */
+function workflowOf<N extends AgentNode<N>, R extends N>(
+  root: R & AgentNode<N>,
+  path: string | undefined,
+): N | undefined {
+  if (!path) return undefined;
+  const first = path.split("/")[0] ?? "";
+  const at = first.indexOf("@");
+  return findAgent(root, at < 0 ? first : first.slice(0, at));
 }
 
 /** User events, checkpoints and content-less error events say nothing about who replied. */

@@ -299,11 +299,19 @@ interface TurnTracing {
   cost: StorageCost;
 }
 
-/** A resumed invocation whose last stored event is a final response (not an error) has nothing left to run. */
+/**
+ * A resumed invocation whose last stored event is a final response (not an error) has nothing left to run.
+ * A workflow node's event (`nodeInfo`) never says so: the workflow may have nodes left, and a resumed
+ * workflow hands back the finished ones from the log (decision 049).
+ */
 function invocationEnded(events: readonly Event[], invocationId: string): boolean {
   const last = events.findLast((e) => e.invocationId === invocationId);
   return (
-    last !== undefined && last.author !== "user" && isFinalResponse(last) && last.errorCode === undefined
+    last !== undefined &&
+    last.author !== "user" &&
+    last.nodeInfo === undefined &&
+    isFinalResponse(last) &&
+    last.errorCode === undefined
   );
 }
 

@@ -142,4 +142,26 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     await page.screenshot({ path: new URL("evals.png", ARTIFACTS).pathname });
     expect(pageErrors).toEqual([]);
   });
+
+  it("draws the workflow app as its graph and lights the nodes a turn ran, by the events' node paths", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await stayLocal(page);
+    await page.goto(`${worker.origin}/dev-ui/?app=workflow`);
+    const box = page.getByPlaceholder("Type a message...");
+    await box.fill("What is the weather in Paris?");
+    await box.press("Enter");
+    await page.getByText("Done: Here is what I found").filter({ visible: true }).first().waitFor();
+
+    // The selected (last) event's panel draws the app's graph (build_graph_image) with the path it took.
+    const lit = () => page.locator("svg g.node:not(.unvisited-node) title").allTextContents();
+    await expect.poll(lit).toEqual(["__START__", "classify", "forecaster", "wrap_up", "__END__"]);
+    const drawn = await page.locator("svg g.node text").allTextContents();
+    for (const name of ["classify", "forecaster", "billing_desk", "ask_user", "wrap_up", "START", "END"])
+      expect(drawn.join(" ")).toContain(name);
+    expect(await page.locator("svg g.node.unvisited-node").count()).toBe(3);
+    await page.screenshot({ path: new URL("workflow-graph.png", ARTIFACTS).pathname });
+    expect(pageErrors).toEqual([]);
+  });
 });

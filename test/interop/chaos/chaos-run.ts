@@ -302,6 +302,7 @@ async function settle(
   );
   const delivered = (m: Sent) => m.status !== undefined || m.sentAt <= times.killAt - DELIVERY_MS;
   violations.push(...checkSession(events.events, r.sent, r.scenario.mode, delivered));
+  violations.push(...(r.scenario.check?.(events.events) ?? []));
   const resumes = resumesOf(events.events, spans, { ...times, scenario: r.scenario.name });
   for (const resume of resumes) {
     const target = resume.outside ? OUTSIDE_TARGET_MS : IN_OBJECT_TARGET_MS;

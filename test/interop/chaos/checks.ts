@@ -20,7 +20,11 @@ export type Mode = "reject" | "enqueue" | "latest" | "merge";
 
 const textOf = (event: Event) =>
   (event.content?.parts ?? []).flatMap((p) => (p.text === undefined ? [] : [p.text])).join("\n");
-const isMessage = (event: Event) => event.author === "user" && tagsIn(textOf(event)).length > 0;
+/** A message the run sent: a user event naming a tag (a workflow node's input turn, at its node, is not one). */
+const isMessage = (event: Event) =>
+  event.author === "user" && event.nodeInfo?.path === undefined && tagsIn(textOf(event)).length > 0;
+/** A workflow node's output that is not a reply (a function's value, ADK 2.x): data, not an answer. */
+const isNodeData = (event: Event) => event.output !== undefined && event.nodeInfo?.messageAsOutput !== true;
 
 /**
  * The violations of one session's stored events. `delivered(sent)` says whether a message surely reached
@@ -92,7 +96,7 @@ function checkAnswer(events: readonly Event[], at: number, tags: readonly string
       violations.push(`${label} ends with ${event.errorCode}: ${event.errorMessage}`);
   const expected = answerText(tags);
   const answers = own.filter(
-    (e) => e.author !== "user" && !e.partial && textOf(e) !== "" && textOf(e) !== "summary",
+    (e) => e.author !== "user" && !e.partial && !isNodeData(e) && textOf(e) !== "" && textOf(e) !== "summary",
   );
   const right = answers.filter((e) => textOf(e) === expected);
   if (right.length === 0) violations.push(`${label} is not answered`);

@@ -1,4 +1,5 @@
 // The ways the chaos run keeps turns busy when it kills the dev server: each drives one fresh session.
+import type { Event } from "../../../src/core/event.js";
 import type { Random } from "../../workers/fuzz/prng.js";
 import type { Mode, Sent } from "./checks.js";
 
@@ -36,6 +37,8 @@ export interface Scenario {
   /** The session's user, when not `u` (a webhook's user is in Baton's reserved namespace). */
   userId?: string;
   drive(driver: Driver): Promise<void>;
+  /** What must hold of its session beyond `checkSession`'s rules: violations, none when it holds. */
+  check?(events: readonly Event[]): string[];
 }
 
 /** A burst: the first message keeps the session busy, the others come while it runs. */
@@ -109,6 +112,13 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    name: "a workflow turn (node by node)",
+    app: "workflow",
+    mode: "reject",
+    drive: (d) => d.send(`${d.tag()} pay ${1000 + d.random.int(2000)}`),
+    check: workflowCheck,
+  },
+  {
     name: "a remote A2A call",
     app: "remote",
     mode: "reject",
@@ -160,6 +170,27 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
 ];
+
+/**
+ * A workflow session after the kill (decision 049): every answer came from the agent node (`flow/root`), and
+ * each turn ran `prepare` to its end exactly once before it (an idempotent node the kill cut off runs again;
+ * a finished one is handed back from the log, not run again).
+ */
+function workflowCheck(events: readonly Event[]): string[] {
+  const violations: string[] = [];
+  const answers = events.filter((e) => e.author === "root" && e.content?.parts?.some((p) => p.text));
+  for (const answer of answers)
+    if (answer.nodeInfo?.path !== "flow/root")
+      violations.push(`workflow answer ${answer.id} is at node ${answer.nodeInfo?.path ?? "(none)"}`);
+  for (const invocation of new Set(answers.map((e) => e.invocationId))) {
+    const prepared = events.filter(
+      (e) => e.invocationId === invocation && e.nodeInfo?.path === "flow/prepare" && e.output !== undefined,
+    );
+    if (prepared.length > 1)
+      violations.push(`workflow turn ${invocation} stored prepare's end ${prepared.length} times`);
+  }
+  return violations;
+}
 
 /** A cron firing's scheduled time per round: its own minute, far from any real firing of the dev server. */
 export const scheduledTime = (round: number): number => Date.UTC(2031, 0, 1) + round * 60_000;

@@ -5,9 +5,12 @@ import {
   defineApp,
   functionTool,
   LlmAgent,
+  type NodeContext,
+  node,
   RemoteA2aAgent,
   userText,
   verifiers,
+  Workflow,
   webhook,
 } from "@baton-agents/core";
 import { createWorker } from "@baton-agents/core/cloudflare";
@@ -49,6 +52,22 @@ const lookup = functionTool({
 const MODEL = "openai-compatible:chaos";
 const agent = () => new LlmAgent({ name: "root", model: MODEL, tools: [charge, lookup] });
 
+/**
+ * A workflow turn (ADK 2.x, decision 049): `prepare` reads six steps of the order (an idempotent node: a
+ * resumed turn runs it again) and passes the message on as its output; the agent node answers it as `root`
+ * does. Each node's end is stored as it comes, so a resumed turn hands a finished node back from the log.
+ */
+const prepare = node(
+  async (ctx: NodeContext, text: string) => {
+    const ref = text.match(/#[\w-]+/)?.[0] ?? "none";
+    for (let step = 1; step <= 6; step++)
+      await fetch(`${counter(ctx)}/lookup?ref=${encodeURIComponent(ref)}&step=${step}`);
+    return text;
+  },
+  { name: "prepare", idempotent: true },
+);
+const flow = () => new Workflow({ name: "flow", edges: [["START", prepare, agent()]] });
+
 export default createWorker({
   models: [openaiCompatible()],
   apps: [
@@ -71,6 +90,7 @@ export default createWorker({
       rootAgent: agent(),
       eventsCompactionConfig: { compactionInterval: 1, overlapSize: 0 },
     }),
+    defineApp({ name: "workflow", rootAgent: flow() }),
     defineApp({
       name: "remote",
       rootAgent: new RemoteA2aAgent({ name: "peer", agentCard: CHAOS_PEER_CARD }),

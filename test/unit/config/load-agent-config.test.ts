@@ -250,7 +250,7 @@ describe("loadAgentConfig: bad configs name the file, the field and what is acce
 
   it("refuses an unknown agent class, listing the supported ones", () => {
     expect(failure({ "root_agent.yaml": "agent_class: LangGraphAgent\nname: a\n" })).toBe(
-      'root_agent.yaml: agent_class: unknown class "LangGraphAgent"; accepted: LlmAgent, SequentialAgent, ParallelAgent, LoopAgent',
+      'root_agent.yaml: agent_class: unknown class "LangGraphAgent"; accepted: LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, Workflow, FunctionNode, ToolNode, JoinNode',
     );
   });
 

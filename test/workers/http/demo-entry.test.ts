@@ -29,7 +29,7 @@ describe("the demo Worker entry (src/worker.ts)", () => {
     expect(await expectJson(call("/list-apps", { token: "not-the-token" }), 401)).toMatchObject({
       code: "unauthorized",
     });
-    expect(await expectJson(call("/list-apps"), 200)).toEqual(["demo"]);
+    expect(await expectJson(call("/list-apps"), 200)).toEqual(["demo", "workflow"]);
     expect(await expectJson(call("/version"), 200)).toMatchObject({ language: "typescript" });
   });
 
