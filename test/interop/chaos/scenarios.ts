@@ -154,6 +154,8 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "a scheduled turn",
     app: "timed",
+    // A schedule's turns run as its reserved user (decision 048).
+    userId: "baton:schedule:u",
     mode: "reject",
     outside: true,
     ownSession: true,
