@@ -30,10 +30,12 @@ interface Bundle {
  * KiB: limits 173 and 288. ADK 2.x (issue 45, decision 049): a Worker without workflows pays for the 2.x
  * event fields every Worker reads, the node error codes, task mode's `finish_task` and the dev UI's graph
  * levels (171.84 → 173.58 KiB against main at ea5a3e4); the demo Worker runs a workflow app, so it bundles
- * the workflow runtime (286.13 → 299.98 KiB, +13.9; the issue allows 25): limits 175 and 301.
+ * the workflow runtime (286.13 → 299.98 KiB, +13.9; the issue allows 25): limits 175 and 301. With MCP's
+ * protected-resource metadata and CORS (issue 44) and the demo model's identifiers (issue 47) on the same
+ * tree: 174.0 and 301.7 KiB, limit 303 for the demo Worker.
  */
 export const BUNDLES: readonly Bundle[] = [
-  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 301 },
+  { label: "demo Worker (wrangler.toml main)", entry: undefined, targetKiB: 303 },
   { label: "openai-compatible only", entry: "bench/bundle/openai-compatible-worker.ts", targetKiB: 175 },
 ];
 

@@ -10,12 +10,29 @@ const typeOf = (schema: Record<string, unknown>): string | undefined => {
 
 // Properties that want the user's whole sentence rather than one word of it.
 const WHOLE_TEXT = /^(query|q|text|question|message|prompt|input|content|search|request)$/i;
-const ID_LIKE = /(id|number|code|ref|reference)$/i;
+// The words that make a property an identifier: its name's last word ("invoice_number", "orderId", "ref_no")
+// or a word of its description ("The invoice number").
+const ID_NAME_ENDS = new Set("id ids number num no nr code ref reference identifier".split(" "));
+const ID_DESCRIPTION_WORDS = new Set(["id", "identifier", "number", "code", "reference"]);
+
+/** A name's words: snake_case, kebab-case and camelCase split, lower-cased. */
+const nameWords = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "");
+
+/** Whether a string property holds an identifier (a number, code or reference), from its name and description. */
+const isIdLike = (name: string, schema: Record<string, unknown>): boolean =>
+  ID_NAME_ENDS.has(nameWords(name).at(-1) ?? "") ||
+  nameWords(String(schema.description ?? "")).some((w) => ID_DESCRIPTION_WORDS.has(w));
 
 /**
  * One word (or run of capitalised words) of the user's text for a string property: words that merely
- * repeat the tool's or property's own vocabulary are skipped; an id-like property prefers a word with a
- * digit; otherwise the first capitalised run after the first word (a name: "New York"), else the last word.
+ * repeat the tool's or property's own vocabulary are skipped; an id-like property takes the first word
+ * with a digit, however short ("42", "#7", "INV-042"); otherwise the first capitalised run after the
+ * first word (a name: "New York"), else the last word.
  */
 function stringValue(
   name: string,
@@ -26,9 +43,11 @@ function stringValue(
   if (WHOLE_TEXT.test(name)) return text;
   const own = new Set([...toolWords, ...keywords(name), ...keywords(String(schema.description ?? ""))]);
   const words = rawWords(text);
-  const candidate = (w: string) => keywords(w).size > 0 && overlap(keywords(w), own) === 0;
-  if (ID_LIKE.test(name)) {
-    const id = words.find((w) => /\d/.test(w) && candidate(w));
+  const unlike = (w: string) => overlap(keywords(w), own) === 0;
+  const candidate = (w: string) => keywords(w).size > 0 && unlike(w);
+  if (isIdLike(name, schema)) {
+    // An identifier is often shorter than a keyword ("42"): a digit makes the word, not its length.
+    const id = words.find((w) => /\d/.test(w) && unlike(w));
     if (id) return id;
   }
   const start = words.findIndex((w, i) => i > 0 && /^\p{Lu}/u.test(w) && candidate(w));

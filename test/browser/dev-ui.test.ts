@@ -70,6 +70,12 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     for (const name of ["concierge", "billing", "transfer_to_agent"]) await shown(name).first().waitFor();
     expect(await shown("call_llm").count()).toBe(2);
     await page.screenshot({ path: new URL("trace.png", ARTIFACTS).pathname });
+    // With the trace loaded the UI flags events whose model call changed the system instruction: billing's
+    // first call follows the concierge's, another agent's, which the UI Baton serves does not count as a
+    // change (src/cli/instruction-check.ts).
+    await page.getByText("Events", { exact: true }).click();
+    await visible("I am billing").waitFor();
+    expect(await page.getByText("Performance", { exact: true }).filter({ visible: true }).count()).toBe(0);
 
     // The same spans went to the OTLP collector from the Worker, after the response.
     await collector.received(1);

@@ -10,6 +10,7 @@ import { build } from "esbuild";
 import { run } from "./processes.js";
 
 export interface RepoPackage {
+  repository: { url: string };
   exports: Record<string, string | Record<string, string>>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;

@@ -49,5 +49,8 @@ const cd = relative(process.cwd(), target) || ".";
 console.log(`Baton project written to ${cd}. Next:
 
   cd ${cd}
-  npm install && npm run dev   # serves the app on http://127.0.0.1:8787, offline
-  npm test                     # one turn of the app inside workerd`);
+  npm install && npm run dev   # the app and ADK's dev UI on http://127.0.0.1:8787
+  npm test                     # turns of the app inside workerd
+  npm run eval                 # the eval sets in evals/ against the app
+
+README.md lists the commands of a first deploy.`);

@@ -91,6 +91,53 @@ describe("the demo model's script", () => {
     });
   });
 
+  it("fills an identifier with the number the user wrote, however short, and other strings with a word", () => {
+    /** The arguments the demo model calls `tool` with for `text`, with the tool as an agent offers it. */
+    const callWith = (tool: ToolDeclaration, text: string) =>
+      demoReply(
+        options({
+          config: {},
+          systemInstruction: identity("desk", "Front desk."),
+          contents: [{ role: "user", parts: [{ text }] }],
+          tools: [tool],
+        }),
+      );
+    const stringTool = (name: string, property: string, description: string, propertyDescription = "") => ({
+      name,
+      description,
+      parameters: {
+        type: "object",
+        properties: { [property]: { type: "string", description: propertyDescription } },
+        required: [property],
+      },
+    });
+    // The property's name ends in an identifier word (snake_case, camelCase, a bare `number`)…
+    expect(
+      callWith(stringTool("lookup_invoice", "number", "Finds an invoice"), "Is invoice 42 paid?"),
+    ).toEqual({ kind: "tool-call", toolName: "lookup_invoice", input: { number: "42" } });
+    expect(
+      callWith(stringTool("track_parcel", "trackingCode", "Tracks a parcel"), "Where is parcel #7 now?"),
+    ).toMatchObject({ input: { trackingCode: "7" } });
+    expect(
+      callWith(stringTool("cancel_order", "order_id", "Cancels an order"), "Please cancel order A-17 today"),
+    ).toMatchObject({ input: { order_id: "A-17" } });
+    // …or its description says it is one.
+    expect(
+      callWith(
+        stringTool("find_ticket", "ticket", "Finds a support ticket", "The ticket's reference"),
+        "Status of ticket 9 please",
+      ),
+    ).toMatchObject({ input: { ticket: "9" } });
+    // A string that is no identifier still takes a word, never the number.
+    expect(
+      callWith(stringTool("set_status", "status", "Sets an invoice status"), "Mark invoice 42 as refunded"),
+    ).toMatchObject({ input: { status: "refunded" } });
+    // An identifier the user did not give falls back to a word rather than inventing a number.
+    expect(
+      callWith(stringTool("lookup_invoice", "number", "Finds an invoice"), "Is my last invoice paid?"),
+    ).toMatchObject({ input: { number: "paid" } });
+  });
+
   it("summarises the tool result after a tool call", () => {
     const request: LlmRequest = {
       config: {},

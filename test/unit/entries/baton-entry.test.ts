@@ -79,7 +79,13 @@ describe("the baton entry in plain Node", () => {
         ? [String(target["baton-source"]).slice(2)]
         : [],
     );
-    expect([...read("tsconfig.build.json").files].sort()).toEqual([...sources].sort());
+    // The bins (package.json bin) are built too: dist/cli/<name>.js from src/cli/<name>.ts.
+    const bins = Object.values(read("package.json").bin ?? {}).map((target) =>
+      String(target)
+        .replace(/^\.\/dist\//, "src/")
+        .replace(/\.js$/, ".ts"),
+    );
+    expect([...read("tsconfig.build.json").files].sort()).toEqual([...sources, ...bins].sort());
     // The zod entries re-export zod: its reference is zod's.
     expect([...read("typedoc.json").entryPoints].sort()).toEqual(
       sources.filter((s) => !s.startsWith("src/zod/")).sort(),

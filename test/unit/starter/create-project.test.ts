@@ -51,8 +51,11 @@ describe("create-baton-agents", () => {
         ".dev.vars.example",
         ".gitignore",
         "README.md",
+        "evals",
+        "evals/billing.evalset.json",
         "package.json",
         "src",
+        "src/app.ts",
         "src/worker.ts",
         "test",
         "test/env.d.ts",
@@ -67,7 +70,9 @@ describe("create-baton-agents", () => {
     expect(pkg.dependencies["@baton-agents/core"]).toBe(`file:${join(dir, "core.tgz")}`);
     expect(await readFile(join(app, "wrangler.toml"), "utf8")).toMatch(/^name = "my-app"$/m);
     expect(await readFile(join(app, "test/turn.test.ts"), "utf8")).toContain('appName: "my-app"');
-    expect(await readFile(join(app, "src/worker.ts"), "utf8")).not.toContain("baton-app-name");
+    for (const file of ["src/worker.ts", "src/app.ts", "evals/billing.evalset.json", "README.md"])
+      expect(await readFile(join(app, file), "utf8"), file).not.toContain("baton-app-name");
+    expect(await readFile(join(app, "evals/billing.evalset.json"), "utf8")).toContain('"app_name": "my-app"');
   });
 
   it("depends on the published range of @baton-agents/core when no spec is given", async () => {
@@ -100,6 +105,7 @@ describe("create-baton-agents", () => {
       "@cloudflare/workers-types",
       "zod",
       "hono",
+      "tsx",
     ])
       expect(all[name], name).toBe(repo.devDependencies[name] ?? repo.dependencies[name]);
     // The repo pins "5.9"; the template the exact release the lock file holds.
@@ -108,8 +114,62 @@ describe("create-baton-agents", () => {
 
   it("declares every Durable Object, migration, queue, KV namespace, R2 bucket, email binding and trigger the demo's wrangler.toml does", async () => {
     const demo = bindingLines(await readFile(join(ROOT, "wrangler.toml"), "utf8"));
-    const starter = bindingLines(await readFile(join(STARTER, "template/wrangler.toml"), "utf8"));
+    // The starter names its queues and bucket after the project, and keeps mail as a commented opt-in.
+    const template = (await readFile(join(STARTER, "template/wrangler.toml"), "utf8"))
+      .replaceAll('"baton-app-name-', '"baton-')
+      .replace(/^# (\[\[send_email\]\])\n# (name = "SEND_EMAIL")$/m, "$1\n$2");
+    const starter = bindingLines(template);
     expect(demo.size).toBeGreaterThan(20);
     expect([...demo].filter((line) => !starter.has(line))).toEqual([]);
+  });
+
+  it("keeps mail off in the Worker and in wrangler.toml alike: a deploy with send_email needs Email Routing", async () => {
+    const toml = await readFile(join(STARTER, "template/wrangler.toml"), "utf8");
+    const worker = await readFile(join(STARTER, "template/src/worker.ts"), "utf8");
+    expect(toml).toMatch(/^# \[\[send_email\]\]$/m);
+    expect(toml).not.toMatch(/^\[\[send_email\]\]/m);
+    expect(worker).toMatch(/^ {2}\/\/ email: inboundEmail,/m);
+    expect(worker).not.toMatch(/^ {2}email:/m);
+  });
+
+  it("sets nodejs_compat and names every queue after the project, in wrangler.toml and the Worker's options alike", async () => {
+    const toml = await readFile(join(STARTER, "template/wrangler.toml"), "utf8");
+    const worker = await readFile(join(STARTER, "template/src/worker.ts"), "utf8");
+    expect(toml).toMatch(/^compatibility_flags = \[[^\]]*"nodejs_compat"/m);
+    const queues = new Set(
+      [...toml.matchAll(/^(?:queue|dead_letter_queue) = "([^"]+)"$/gm)].map((m) => m[1]),
+    );
+    expect([...queues].sort()).toEqual([
+      "baton-app-name-a2a-push",
+      "baton-app-name-turns",
+      "baton-app-name-turns-dlq",
+    ]);
+    expect(worker).toContain('deadLetterQueue: "baton-app-name-turns-dlq"');
+    expect(worker).toContain('a2a: { pushQueue: "baton-app-name-a2a-push" }');
+    // A KV namespace with a made-up id would fail the first deploy; without one, wrangler creates it.
+    expect(toml).not.toMatch(/^id = /m);
+  });
+
+  it("lists, in its README's first deploy, a command for every queue and bucket before the deploy and the secret after", async () => {
+    const toml = await readFile(join(STARTER, "template/wrangler.toml"), "utf8");
+    const readme = await readFile(join(STARTER, "template/README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## First deploy"));
+    const commands = /```sh\n([\s\S]*?)```/.exec(section)?.[1]?.trim().split("\n") ?? [];
+    const deploy = commands.indexOf("npm run deploy");
+    expect(deploy).toBeGreaterThan(0);
+    const before = commands.slice(0, deploy);
+    const queues = new Set(
+      [...toml.matchAll(/^(?:queue|dead_letter_queue) = "([^"]+)"$/gm)].map((m) => m[1]),
+    );
+    for (const queue of queues) expect(before).toContain(`npx wrangler queues create ${queue}`);
+    for (const [, bucket] of toml.matchAll(/^bucket_name = "([^"]+)"$/gm))
+      expect(before).toContain(`npx wrangler r2 bucket create ${bucket}`);
+    expect(commands.slice(deploy)).toContain("npx wrangler secret put API_TOKENS");
+  });
+
+  it("ships the repository's Apache-2.0 LICENSE, word for word", async () => {
+    const root = await readFile(join(ROOT, "LICENSE"), "utf8");
+    expect(root).toMatch(/Apache License\s+Version 2\.0, January 2004/);
+    expect(await readFile(join(STARTER, "LICENSE"), "utf8")).toBe(root);
   });
 });
