@@ -49,8 +49,10 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await stayLocal(page);
 
+    // `/` leads to the dev UI; with two apps (demo, workflow) the UI opens on none, so the test picks demo.
     await page.goto(`${worker.origin}/`);
-    await page.waitForURL(/\/dev-ui\/\?app=demo/);
+    await page.waitForURL(/\/dev-ui\//);
+    await page.goto(`${worker.origin}/dev-ui/?app=demo`);
     await expect.poll(() => page.getByText("demo", { exact: true }).first().isVisible()).toBe(true);
 
     const box = page.getByPlaceholder("Type a message...");
