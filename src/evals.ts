@@ -18,7 +18,12 @@ export {
   InvocationSchema,
 } from "./evals/eval-set.js";
 export { EvalSets } from "./evals/eval-sets.js";
-export { type EvalDocumentKind, type EvalDocumentStore, InMemoryEvalStore } from "./evals/eval-store.js";
+export {
+  type EvalDocumentKind,
+  type EvalDocumentStore,
+  type IdPage,
+  InMemoryEvalStore,
+} from "./evals/eval-store.js";
 export { invocationsOf } from "./evals/invocations.js";
 export { DEFAULT_METRICS, evaluateMetric, METRICS, metricsInfo, resolveMetrics } from "./evals/metrics.js";
 export { reportLines } from "./evals/report.js";

@@ -183,6 +183,15 @@ export {
 } from "./core/reminder.js";
 export type { ScheduleConfig, ScheduledMessage, ScheduleFiring } from "./core/schedule.js";
 export { type Session, type SessionKey, SessionSchema } from "./core/session.js";
+export {
+  EVENT_PAGE_LIMITS,
+  type EventPage,
+  type EventPageRequest,
+  SESSION_PAGE_LIMITS,
+  type SessionPage,
+  type SessionPageRequest,
+} from "./core/session-pages.js";
+export type { DoubleTexting, DoubleTextingConfig, WaitingMode } from "./core/session-store.js";
 export type {
   HeaderReader,
   OnResult,

@@ -36,6 +36,11 @@ export interface StartOptions {
   vars?: Record<string, string>;
   /** Opens workerd's inspector on this port of 127.0.0.1 (a CPU profile of the Worker); off by default. */
   inspectorPort?: number;
+  /**
+   * Keeps the Durable Objects' storage on disk, under the copy (removed with it), instead of in workerd's
+   * memory, where every object the bench wakes would stay resident with its data (the scale bench).
+   */
+  persistOnDisk?: boolean;
 }
 
 /** Starts the Worker with the fake model as its `openai-compatible` endpoint; `dispose` stops it and removes the copy. */
@@ -65,7 +70,7 @@ export async function startBenchWorker(
           options.inspectorPort === undefined
             ? false
             : { hostname: "127.0.0.1", port: options.inspectorPort },
-        persist: false,
+        persist: options.persistOnDisk ? join(dir, ".bench-state") : false,
         watch: false,
         // BENCH_LOG=debug shows wrangler's own log, request by request.
         logLevel: process.env.BENCH_LOG === "debug" ? "debug" : "warn",

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 
-const read = (path: string): string | undefined => {
+export const read = (path: string): string | undefined => {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -14,7 +14,7 @@ const read = (path: string): string | undefined => {
 };
 
 /** The pids of this process's descendants whose command is workerd. */
-function workerdPids(): number[] {
+export function workerdPids(): number[] {
   const parents = new Map<number, number>();
   const names = new Map<number, string>();
   for (const entry of readdirSync("/proc")) {

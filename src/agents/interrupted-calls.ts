@@ -1,14 +1,12 @@
 import { type FunctionCall, functionCallsOf, functionResponsesOf } from "../core/content.js";
 import type { Event } from "../core/event.js";
+import { interruptedMessage } from "../core/open-calls.js";
 import type { AgentNode } from "../router/agent-node.js";
 import type { FunctionTool } from "./function-tool.js";
 import type { InvocationContext } from "./invocation-context.js";
 import { executeFunctionCalls, type ToolCallbacks } from "./tool-execution.js";
 
-/** The function response of an interrupted call of a tool that is not `idempotent`. */
-export const interruptedMessage = (tool: string): string =>
-  `The call of ${tool} was interrupted before it answered (the turn stopped while it ran). It was not ` +
-  "run again, since running it twice could repeat its effect; it may or may not have taken effect.";
+export { interruptedMessage } from "../core/open-calls.js";
 
 /**
  * The calls of this agent's newest model event in the invocation that have no stored response: what a

@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   lease_lost: refusal(409, "internal"),
   /** An append of a turn whose A2A task was canceled: the store recorded the cancel instead. */
   turn_canceled: refusal(409, "user"),
+  /** A message that waited for its session was replaced by a newer one (`doubleTexting: "latest"`). */
+  message_replaced: refusal(409, "user"),
   payload_too_large: refusal(413, "user"),
   /** A store's budget is spent (an artifact save past the bytes a session or user may keep). */
   quota_exceeded: refusal(413, "user"),
@@ -78,6 +80,8 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: event(500, "internal"),
   /** The turn's lease lapsed or was taken over, so what it did last could not be stored. */
   LEASE_LOST: event(409, "internal"),
+  /** A turn that died (its isolate gone) and could not be resumed: recorded so its message is answered. */
+  TURN_NOT_RESUMED: event(500, "internal"),
 } as const satisfies Record<string, CodeInfo>;
 
 type Table = typeof ERROR_CODES;

@@ -1,6 +1,7 @@
 import type { Event } from "./event.js";
 import type { ReminderStore } from "./reminder.js";
 import type { Session, SessionKey } from "./session.js";
+import type { EventPage, EventPageRequest, SessionPage, SessionPageRequest } from "./session-pages.js";
 import type { SharedScope, StateMap } from "./state.js";
 import type { TurnTrace } from "./trace.js";
 
@@ -28,16 +29,41 @@ export interface CreateSessionRequest {
 }
 
 /**
- * What a new turn does while another runs on the session (`defineApp({ doubleTexting })`): `reject` refuses
- * it `session_busy` (409); `enqueue` waits in line and runs once the turns before it ended, in arrival
- * order; `interrupt` cancels the running turn (it ends with a stored `TURN_CANCELED` event) and runs now.
+ * What a new turn does while another runs on the session (`defineApp({ doubleTexting })`, decisions 028
+ * and 047): `reject` refuses it `session_busy` (409); `enqueue` waits in line and runs once the turns
+ * before it ended, in arrival order; `interrupt` cancels the running turn (it ends with a stored
+ * `TURN_CANCELED` event) and runs now; `latest` waits like `enqueue`, but a newer message replaces every
+ * message still waiting (their requests are refused `message_replaced`, their user events never stored);
+ * `merge` waits like `enqueue`, and the messages that waited together become one user event (their parts
+ * in arrival order) for one turn, which every one of their requests follows.
  */
-export type DoubleTexting = "reject" | "enqueue" | "interrupt";
+export type DoubleTexting = "reject" | "enqueue" | "interrupt" | "latest" | "merge";
+
+/** The modes in which a message waits for the session. */
+export type WaitingMode = "enqueue" | "latest" | "merge";
+
+/**
+ * `defineApp`'s `doubleTexting`: a mode, or a waiting mode with a debounce window: a message then waits
+ * until no other came for `debounceMs` (and the session is free) before its turn begins, so a burst of
+ * messages is merged (`merge`), cut to its newest (`latest`) or run in order once it ended (`enqueue`).
+ */
+export type DoubleTextingConfig = DoubleTexting | { mode: WaitingMode; debounceMs: number };
+
+/** The mode and debounce window of a `DoubleTextingConfig` (default `reject`, no window). */
+export function doubleTextingOf(config: DoubleTextingConfig | undefined): {
+  mode: DoubleTexting;
+  debounceMs: number;
+} {
+  if (config === undefined) return { mode: "reject", debounceMs: 0 };
+  return typeof config === "string" ? { mode: config, debounceMs: 0 } : config;
+}
 
 /** How `beginTurn` admits the turn, beyond its user event and window. */
 export interface BeginTurnOptions {
   /** Default `reject`. */
   doubleTexting?: DoubleTexting | undefined;
+  /** A waiting mode's debounce window in ms (`DoubleTextingConfig`); default 0. */
+  debounceMs?: number | undefined;
   /** The app's root agent: the author of the turn's cancel event when none of its agents spoke yet. */
   agent?: string | undefined;
 }
@@ -58,6 +84,11 @@ export interface TurnStart {
   resumed: boolean;
   /** The lease's length in ms; a store that gives it (and `renewLease`) gets a heartbeat from the runner. */
   leaseTtlMs?: number;
+  /**
+   * Set when the message was merged into another waiting message's turn (`merge`): no turn began for it,
+   * `lease` is empty, and this is the invocation whose events answer it (the runner follows it).
+   */
+  joined?: string;
 }
 
 /**
@@ -73,8 +104,17 @@ export interface SessionStore {
   createSession(request: CreateSessionRequest): Promise<Session>;
   /** `null` when the session does not exist. */
   getSession(key: SessionKey, window?: EventWindow): Promise<Session | null>;
-  /** Sessions of one user, without events, with merged state. */
-  listSessions(appName: string, userId: string): Promise<Session[]>;
+  /**
+   * One page of a user's sessions, without events, with merged state, in the order `page.order` names (by
+   * `lastUpdateTime`, newest first by default). Walking the pages by their tokens lists every session that
+   * existed throughout the walk exactly once, however many are added meanwhile (decision 046).
+   */
+  listSessions(appName: string, userId: string, page?: SessionPageRequest): Promise<SessionPage>;
+  /**
+   * One page of a session's events in append order, oldest first: how a client reads a log longer than one
+   * `getSession` returns. `session_not_found` when it does not exist. Optional.
+   */
+  listEvents?(key: SessionKey, page?: EventPageRequest): Promise<EventPage>;
   /** A missing session is a no-op. */
   deleteSession(key: SessionKey): Promise<void>;
   /**

@@ -6,7 +6,12 @@ import { BatonError } from "../core/errors.js";
 import type { AppObject } from "../objects/app-object.js";
 import { appObjectName } from "../storage/object-names.js";
 import { remote } from "../storage/rpc-result.js";
-import { assertDocumentSize, type EvalDocumentKind, type EvalDocumentStore } from "./eval-store.js";
+import {
+  assertDocumentSize,
+  type EvalDocumentKind,
+  type EvalDocumentStore,
+  type IdPage,
+} from "./eval-store.js";
 
 /** The bindings the eval stores look for, in order of preference. */
 export interface EvalStoreEnv {
@@ -49,17 +54,29 @@ export class R2EvalStore implements EvalDocumentStore {
     return true;
   }
 
-  async list(appName: string, kind: EvalDocumentKind): Promise<string[]> {
+  /**
+   * In R2's key order; a page (`page.limit`) starts after the key of `page.after` and takes one R2 list per
+   * 1,000 ids. Without a limit every id, sorted, as ADK's file store lists them.
+   */
+  async list(appName: string, kind: EvalDocumentKind, page: IdPage = {}): Promise<string[]> {
     const prefix = folder(appName, kind);
     const ids: string[] = [];
+    const startAfter = page.after === undefined ? {} : { startAfter: this.key(appName, kind, page.after) };
     let cursor: string | undefined;
     do {
-      const page = await this.bucket.list({ prefix, ...(cursor ? { cursor } : {}) });
-      for (const { key } of page.objects)
+      const limit = page.limit === undefined ? {} : { limit: Math.min(1000, page.limit - ids.length) };
+      const listed = await this.bucket.list({
+        prefix,
+        ...startAfter,
+        ...limit,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const { key } of listed.objects)
         if (key.endsWith(SUFFIX[kind])) ids.push(key.slice(prefix.length, -SUFFIX[kind].length));
-      cursor = page.truncated ? page.cursor : undefined;
+      cursor =
+        listed.truncated && (page.limit === undefined || ids.length < page.limit) ? listed.cursor : undefined;
     } while (cursor);
-    return ids.sort();
+    return page.limit === undefined ? ids.sort() : ids.slice(0, page.limit);
   }
 }
 
@@ -84,8 +101,8 @@ export class DurableObjectEvalStore implements EvalDocumentStore {
     return this.app(appName).deleteEvalDocument(kind, id);
   }
 
-  list(appName: string, kind: EvalDocumentKind): Promise<string[]> {
-    return this.app(appName).listEvalDocuments(kind);
+  list(appName: string, kind: EvalDocumentKind, page: IdPage = {}): Promise<string[]> {
+    return this.app(appName).listEvalDocuments(kind, page.after, page.limit);
   }
 }
 

@@ -25,8 +25,8 @@ const DELETE = new Query<[kind: string, id: string], { id: string }>(
   "DELETE FROM eval_documents WHERE kind = ? AND id = ? RETURNING id",
   z.object({ id: z.string() }),
 );
-const LIST = new Query<[kind: string], { id: string }>(
-  "SELECT id FROM eval_documents WHERE kind = ? ORDER BY id",
+const LIST = new Query<[kind: string, after: string, limit: number], { id: string }>(
+  "SELECT id FROM eval_documents WHERE kind = ? AND id > ? ORDER BY id LIMIT ?",
   z.object({ id: z.string() }),
 );
 
@@ -39,5 +39,6 @@ export const writeEvalDocument = (sql: SqlStorage, kind: string, id: string, bod
 export const deleteEvalDocument = (sql: SqlStorage, kind: string, id: string): boolean =>
   DELETE.all(sql, kind, id).length > 0;
 
-export const listEvalDocuments = (sql: SqlStorage, kind: string): string[] =>
-  LIST.all(sql, kind).map((row) => row.id);
+/** The ids after `after` (`""`: from the first), at most `limit` (-1: all), sorted. */
+export const listEvalDocuments = (sql: SqlStorage, kind: string, after = "", limit = -1): string[] =>
+  LIST.all(sql, kind, after, limit).map((row) => row.id);

@@ -9,7 +9,7 @@ import {
   EvalSetResultSchema,
   EvalSetSchema,
 } from "./eval-set.js";
-import type { EvalDocumentKind, EvalDocumentStore } from "./eval-store.js";
+import type { EvalDocumentKind, EvalDocumentStore, IdPage } from "./eval-store.js";
 
 /**
  * ADK's `EvalSetsManager` and `EvalSetResultsManager` over any `EvalDocumentStore`: eval sets per app, their
@@ -23,8 +23,8 @@ export class EvalSets {
     private readonly clock: Clock,
   ) {}
 
-  listSets(appName: string): Promise<string[]> {
-    return this.store.list(appName, "set");
+  listSets(appName: string, page?: IdPage): Promise<string[]> {
+    return this.store.list(appName, "set", page);
   }
 
   /** The set, or a 404 `not_found` naming it. */
@@ -99,8 +99,8 @@ export class EvalSets {
     return this.store.put(appName, "result", result.evalSetResultId, JSON.stringify(result));
   }
 
-  listResults(appName: string): Promise<string[]> {
-    return this.store.list(appName, "result");
+  listResults(appName: string, page?: IdPage): Promise<string[]> {
+    return this.store.list(appName, "result", page);
   }
 
   async getResult(appName: string, evalSetResultId: string): Promise<EvalSetResult> {

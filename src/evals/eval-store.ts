@@ -16,8 +16,17 @@ export interface EvalDocumentStore {
   put(appName: string, kind: EvalDocumentKind, id: string, json: string): Promise<void>;
   /** Whether there was a document to delete. */
   delete(appName: string, kind: EvalDocumentKind, id: string): Promise<boolean>;
-  /** The ids of the app's documents of `kind`, sorted. */
-  list(appName: string, kind: EvalDocumentKind): Promise<string[]>;
+  /**
+   * The ids of the app's documents of `kind` in the store's order (sorted, or R2's key order), those after
+   * `page.after` only and at most `page.limit` of them when given (decision 046).
+   */
+  list(appName: string, kind: EvalDocumentKind, page?: IdPage): Promise<string[]>;
+}
+
+/** Where a page of ids starts (after this id) and how many it holds at most. */
+export interface IdPage {
+  after?: string | undefined;
+  limit?: number | undefined;
 }
 
 /**
@@ -55,13 +64,13 @@ export class InMemoryEvalStore implements EvalDocumentStore {
     return this.docs.delete(InMemoryEvalStore.key(appName, kind, id));
   }
 
-  async list(appName: string, kind: EvalDocumentKind): Promise<string[]> {
+  async list(appName: string, kind: EvalDocumentKind, page: IdPage = {}): Promise<string[]> {
     const ids: string[] = [];
     for (const key of this.docs.keys()) {
       // SAFETY: every key is the JSON of a [app, kind, id] triple written by `key`.
       const [app, k, id] = JSON.parse(key) as [string, string, string];
-      if (app === appName && k === kind) ids.push(id);
+      if (app === appName && k === kind && (page.after === undefined || id > page.after)) ids.push(id);
     }
-    return ids.sort();
+    return ids.sort().slice(0, page.limit);
   }
 }

@@ -200,6 +200,8 @@ export function createWorker(options: WorkerOptions) {
       return turnRunner(deps, findApp(deps.apps, appName), env, keepAlive).start(run);
     },
   });
+  // Turns begun outside the object name the host, so the object can resume them in place (decision 047).
+  const storeHost = options.runTurnsIn === "request" || turnHost === undefined ? {} : { turnHost };
   // Per env's deps and session object: the deps whose store calls that object directly (decision 040).
   const insideDeps = new WeakMap<ApiDeps, WeakMap<SessionObject, ApiDeps>>();
   const depsInside = (deps: ApiDeps, inside: { name: string; object: SessionObject }): ApiDeps => {
@@ -219,7 +221,7 @@ export function createWorker(options: WorkerOptions) {
     const webhooks = acceptDeps(env);
     return {
       apps: appsFor(env),
-      sessionStore: new DurableObjectSessionStore(env),
+      sessionStore: new DurableObjectSessionStore(env, storeHost),
       taskStore: new DurableObjectTaskStore(env),
       ...(options.traces === undefined ? {} : { traces: options.traces }),
       ...(options.a2a?.userId === undefined ? {} : { a2aUserId: options.a2a.userId }),
@@ -254,7 +256,7 @@ export function createWorker(options: WorkerOptions) {
     const runServices = services(env);
     return {
       apps: appsFor(env),
-      sessionStore: new DurableObjectSessionStore(env),
+      sessionStore: new DurableObjectSessionStore(env, storeHost),
       ledger: turnLedger(env.WEBHOOK_TURNS),
       queue: env.TURNS,
       services: runServices,

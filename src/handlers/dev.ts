@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { BatonError } from "../core/errors.js";
+import { EVENT_PAGE_LIMITS } from "../core/session-pages.js";
 import { agentGraphDot } from "../devtools/agent-graph.js";
 import { appInfo } from "../devtools/agent-info.js";
 import { eventHighlights } from "../devtools/event-highlights.js";
@@ -51,10 +52,15 @@ for (const prefix of ["", "/dev"]) {
   dev.get(`${prefix}/apps/:app/users/:user/sessions/:session/events/:event/graph`, async (c) => {
     const { app, user, session: sessionId, event: eventId } = c.req.param();
     const { rootAgent } = findApp(c.var.deps.apps, app);
-    const session = await c.var.deps.sessionStore.getSession({ appName: app, userId: user, sessionId });
+    // The newest events a read returns (decision 046): an older event of a longer session is not looked up.
+    const window = { numRecentEvents: EVENT_PAGE_LIMITS.maxPerRead };
+    const session = await c.var.deps.sessionStore.getSession(
+      { appName: app, userId: user, sessionId },
+      window,
+    );
     if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
     const event = session.events.find((e) => e.id === eventId);
-    if (!event) throw new BatonError("not_found", `Event not found: ${eventId}`);
+    if (!event) throw new BatonError("not_found", `Event not found among the newest events: ${eventId}`);
     return c.json({ dotSrc: agentGraphDot(rootAgent, { highlights: eventHighlights(event) }) });
   });
 }

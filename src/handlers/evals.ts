@@ -3,6 +3,7 @@ import * as z from "zod";
 import { wireObject } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import { SessionIdSchema, UserIdSchema } from "../core/limits.js";
+import { EVENT_PAGE_LIMITS } from "../core/session-pages.js";
 import { type EvalStoreEnv, evalStoreOf } from "../evals/cloudflare-eval-stores.js";
 import { emptyState } from "../evals/empty-state.js";
 import {
@@ -19,6 +20,7 @@ import { runEvalSet } from "../evals/run-eval.js";
 import { Runner } from "../runner/runner.js";
 import { findApp } from "./app-lookup.js";
 import { assertService, callerOf } from "./caller.js";
+import { idPage } from "./page-query.js";
 import { readBody } from "./read-body.js";
 import type { HonoEnv } from "./types.js";
 
@@ -81,8 +83,12 @@ async function addSession(c: EvalsContext) {
   const { app, sets } = evalSetsOf(c);
   const setId = pathId(c, "set");
   const { evalId, sessionId, userId } = await readBody(c, AddSessionBody);
-  const session = await c.var.deps.sessionStore.getSession({ appName: app.name, userId, sessionId });
+  const max = EVENT_PAGE_LIMITS.maxPerRead;
+  const key = { appName: app.name, userId, sessionId };
+  const session = await c.var.deps.sessionStore.getSession(key, { numRecentEvents: max + 1 });
   if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
+  if (session.events.length > max)
+    throw new BatonError("invalid_request", `An eval case is made of a session of at most ${max} events.`);
   await sets.putCase(app.name, setId, {
     evalId,
     conversation: invocationsOf(session.events),
@@ -133,21 +139,22 @@ for (const prefix of ["", "/dev"]) {
       await sets.createSet(app.name, { evalSetId: pathId(c, "set") });
       return c.json(null);
     })
+    // Ids a page at a time (decision 046): the next page's token in headers, the body as ADK answers it.
     .get(at("/eval_sets"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json(await sets.listSets(app.name));
+      return c.json(await idPage(c, (page) => sets.listSets(app.name, page)));
     })
     .get(at("/eval-sets"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json({ evalSetIds: await sets.listSets(app.name) });
+      return c.json({ evalSetIds: await idPage(c, (page) => sets.listSets(app.name, page)) });
     })
     .get(at("/eval_results"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json(await sets.listResults(app.name));
+      return c.json(await idPage(c, (page) => sets.listResults(app.name, page)));
     })
     .get(at("/eval-results"), async (c) => {
       const { app, sets } = evalSetsOf(c);
-      return c.json({ evalResultIds: await sets.listResults(app.name) });
+      return c.json({ evalResultIds: await idPage(c, (page) => sets.listResults(app.name, page)) });
     })
     .post(at("/eval_sets/:set/run_eval"), async (c) => c.json(await runEval(c)))
     .post(at("/eval-sets/:set/run"), async (c) => c.json({ runEvalResults: await runEval(c) }))

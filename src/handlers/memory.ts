@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { BatonError } from "../core/errors.js";
+import { addSessionInPages } from "../memory/add-session-pages.js";
 import { readBody } from "./read-body.js";
 import { UpdateMemoryBodySchema } from "./schemas.js";
 import type { AppScopedEnv } from "./types.js";
@@ -14,8 +15,6 @@ export const memory = new Hono<AppScopedEnv>().patch("/apps/:app/users/:user/mem
   const { services, sessionStore } = c.var.deps;
   if (!services.memory) throw new BatonError("invalid_request", "Memory service is not configured.");
   const key = { appName: c.var.app.name, userId: c.req.param("user"), sessionId };
-  const session = await sessionStore.getSession(key);
-  if (!session) throw new BatonError("session_not_found", `Session not found: ${sessionId}`);
-  await services.memory.addSessionToMemory(session);
+  await addSessionInPages(sessionStore, services.memory, key);
   return c.json(null);
 });

@@ -5,6 +5,7 @@ import { EVAL_SESSION_ID_PREFIX } from "../evals/eval-session.js";
 import type { App } from "../runner/app.js";
 import { SessionsService } from "../runner/sessions-service.js";
 import { assertNoAppState, callerOf } from "./caller.js";
+import { eventPageQuery, eventWindowQuery, nextPageHeaders, sessionPageQuery } from "./page-query.js";
 import { readBody } from "./read-body.js";
 import { CreateSessionBodySchema, PatchSessionBodySchema } from "./schemas.js";
 import { sseResponse } from "./sse-response.js";
@@ -43,14 +44,27 @@ export const sessions = new Hono<AppScopedEnv>()
     });
     return c.json(session);
   })
-  // The sessions eval runs make are left out, as ADK's server leaves them out; each is still read by id.
+  // One page (decision 046): the body is its array, the next page's token is in headers. The sessions eval
+  // runs make are left out, as ADK's server leaves them out; each is still read by id.
   .get("/apps/:app/users/:user/sessions", async (c) => {
-    const listed = await serviceOf(c).list(c.var.app.name, c.req.param("user"));
-    return c.json(listed.filter((s) => !s.id.startsWith(EVAL_SESSION_ID_PREFIX)));
+    const page = await serviceOf(c).list(c.var.app.name, c.req.param("user"), sessionPageQuery(c));
+    nextPageHeaders(c, page.nextPageToken);
+    return c.json(page.sessions.filter((s) => !s.id.startsWith(EVAL_SESSION_ID_PREFIX)));
   })
-  .get("/apps/:app/users/:user/sessions/:session", async (c) =>
-    c.json(await serviceOf(c).get(keyOf(c.var.app, c.req.param()))),
-  )
+  // At most `EVENT_PAGE_LIMITS.maxPerRead` events, the newest; `Events-Truncated` says older ones exist.
+  .get("/apps/:app/users/:user/sessions/:session", async (c) => {
+    const read = await serviceOf(c).get(keyOf(c.var.app, c.req.param()), eventWindowQuery(c));
+    if (read.truncated) c.header("Events-Truncated", "true");
+    return c.json(read.session);
+  })
+  // The whole log, oldest first, a page at a time (decision 046).
+  .get("/apps/:app/users/:user/sessions/:session/events", async (c) => {
+    const store = c.var.deps.sessionStore;
+    if (!store.listEvents) throw new BatonError("not_supported", "This session store cannot page events");
+    const page = await store.listEvents(keyOf(c.var.app, c.req.param()), eventPageQuery(c));
+    nextPageHeaders(c, page.nextPageToken);
+    return c.json(page.events);
+  })
   .patch("/apps/:app/users/:user/sessions/:session", async (c) => {
     const { stateDelta } = await readBody(c, PatchSessionBodySchema);
     assertNoAppState(callerOf(c), stateDelta, "stateDelta");

@@ -79,7 +79,7 @@ export class AppObject extends ScopeStateObject {
     return deleteEvalDocument(this.ctx.storage.sql, kind, id);
   }
 
-  listEvalDocuments(kind: string): string[] {
-    return listEvalDocuments(this.ctx.storage.sql, kind);
+  listEvalDocuments(kind: string, after?: string, limit?: number): string[] {
+    return listEvalDocuments(this.ctx.storage.sql, kind, after, limit);
   }
 }

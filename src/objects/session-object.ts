@@ -21,7 +21,7 @@ import type { TurnTrace } from "../core/trace.js";
 import { reminderConcern, reminderQueueOf } from "../schedules/reminder-concern.js";
 import { SessionReminders } from "../schedules/session-reminders.js";
 import { persistedEvent } from "../session/persisted-event.js";
-import { SessionLog } from "../session/session-log.js";
+import { type IndexedEntry, SessionLog } from "../session/session-log.js";
 import {
   type AppendInput,
   type BeginTurnInput,
@@ -35,10 +35,10 @@ import { sessionObjectName } from "../storage/object-names.js";
 import { ok, type RpcResult, refuse } from "../storage/rpc-result.js";
 import { migrate } from "../storage/sql.js";
 import { type ObjectTurnLines, ObjectTurns } from "../turns/object-turns.js";
-import { resumeConcern, TurnMarkers } from "../turns/resume-concern.js";
+import { TurnMarkers } from "../turns/resume-concern.js";
+import { turnConcerns } from "../turns/turn-concerns.js";
 import { type ObjectTurnRequest, SSE_TURN_URL } from "../turns/turn-hosts.js";
 import { TurnWrites } from "../turns/turn-writes.js";
-import { waitingConcern } from "../turns/waiting-turns.js";
 import { SESSION_SQL_SCHEMA } from "./session-schema.js";
 
 export { ISOLATE_CACHE_BYTES, OBJECT_CACHE_BYTES } from "../session/session-log.js";
@@ -72,8 +72,13 @@ export class SessionObject extends DurableObject {
     this.#tasks = new SessionTasks(ctx.storage);
     this.#push = new TaskPushConfigs(ctx.storage, () => pushQueueOf(env));
     const markers = new TurnMarkers(ctx.storage.kv);
-    this.#turns = new TurnWrites(ctx.storage, this.#log, this.#tasks, markers, () =>
-      this.#alarms.reschedule(),
+    this.#turns = new TurnWrites(
+      ctx.storage,
+      this.#log,
+      this.#tasks,
+      markers,
+      () => this.#alarms.reschedule(),
+      (host) => this.#running.remember(host),
     );
     this.#reminders = new SessionReminders(ctx.storage);
     const reminders = reminderConcern({
@@ -82,15 +87,6 @@ export class SessionObject extends DurableObject {
       queue: () => reminderQueueOf(env),
       log: (message) => console.warn(message),
       changed: () => this.#showReminders(),
-    });
-    const resumes = resumeConcern({
-      markers,
-      lease: () => this.#log.load()?.meta.lease ?? null,
-      session: () => this.#key(),
-      message: (userEventId) => this.#turns.storedEvent(userEventId)?.content,
-      queue: () => reminderQueueOf(env),
-      resumeHere: (turn) => this.#running.resume(turn),
-      log: (message) => console.warn(message),
     });
     this.#running = new ObjectTurns({
       kv: ctx.storage.kv,
@@ -104,17 +100,21 @@ export class SessionObject extends DurableObject {
       turnRuns: () => this.#turns.signals.running !== null,
       now: Date.now,
     });
-    const waiting = waitingConcern({
-      waiting: this.#turns.waiting,
+    const turnAlarms = turnConcerns({
+      markers,
+      turns: this.#turns,
+      running: this.#running,
+      lease: () => this.#log.load()?.meta.lease ?? null,
       session: () => this.#key(),
       queue: () => reminderQueueOf(env),
       log: (message) => console.warn(message),
     });
-    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, resumes, waiting, this.#running.beat]);
+    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, ...turnAlarms.concerns]);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage, SESSION_SQL_SCHEMA);
-      // Turns that waited in line when the object last stopped need the alarm (`waiting-turns.ts`).
-      if (this.#turns.waiting.orphans().length > 0) await this.#alarms.reschedule();
+      // A turn that ran here when the object last stopped died with it, and turns that waited in line then
+      // are orphans: the alarm resumes and runs them at once (decision 047), or when their grace is over.
+      if (turnAlarms.dueAtStart()) await this.#alarms.reschedule();
     });
   }
 
@@ -170,14 +170,7 @@ export class SessionObject extends DurableObject {
    */
   #showReminders(): void {
     const cache = this.#log.load();
-    if (!cache) return;
-    const pending = this.#reminders.list().map((r) => ({
-      id: r.id,
-      ...(r.key === undefined ? {} : { key: r.key }),
-      message: r.message,
-      dueAt: new Date(r.dueAt).toISOString(),
-    }));
-    this.#log.writeOwnState(cache, { [PENDING_REMINDERS_KEY]: pending });
+    if (cache) this.#log.writeOwnState(cache, { [PENDING_REMINDERS_KEY]: this.#reminders.shown() });
   }
 
   /**
@@ -203,6 +196,16 @@ export class SessionObject extends DurableObject {
   get(window: EventWindow = {}): RpcResult<SessionRecord | null> {
     const result = this.#log.snapshot(window);
     return result.ok || result.code !== "session_not_found" ? result : ok(null);
+  }
+
+  /** What the user's session index keeps of it (decision 046); `null` when the session does not exist. */
+  indexEntry(): IndexedEntry | null {
+    return this.#log.indexEntry(Date.now());
+  }
+
+  /** `SessionStore.listEvents`: the events after seq `after`, oldest first (`SessionLog.page`). */
+  eventPage(after: number, size: number, maxBytes: number) {
+    return this.#log.page(after, size, maxBytes);
   }
 
   /**
@@ -377,6 +380,7 @@ export class SessionObject extends DurableObject {
   /** Deletes everything, then lays the empty schema down again so the same id can be created anew. */
   async destroy(): Promise<void> {
     this.dropCache();
+    await this.ctx.storage.deleteAlarm(); // `deleteAll` takes it only from compatibility date 2026-02-24
     await this.ctx.storage.deleteAll();
     migrate(this.ctx.storage, SESSION_SQL_SCHEMA);
     // A read that slipped in while storage was being deleted must not outlive it.
@@ -389,5 +393,6 @@ export class SessionObject extends DurableObject {
    */
   protected dropCache(): void {
     this.#log.drop();
+    this.#turns.dropCache();
   }
 }

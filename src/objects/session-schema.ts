@@ -2,7 +2,7 @@ import { PUSH_CONFIG_TABLE_SQL } from "../a2a/tasks/task-push.js";
 import { TASK_TABLES_SQL } from "../a2a/tasks/task-sql.js";
 import { REMINDER_TABLE_SQL } from "../schedules/session-reminders.js";
 import { STATE_TABLE_SQL } from "../storage/state-table.js";
-import { WAITING_TURNS_SQL } from "../turns/waiting-turns.js";
+import { WAITING_TURNS_OUTCOME_SQL, WAITING_TURNS_SQL } from "../turns/waiting-turns.js";
 
 /**
  * The session object's schema, as migration steps (step i takes version i to i + 1). Events are ordered by
@@ -44,4 +44,8 @@ export const SESSION_SQL_SCHEMA: readonly string[] = [
   PUSH_CONFIG_TABLE_SQL,
   // Step 7: the turns waiting in the session's line (double-texting `enqueue`, decision 028).
   WAITING_TURNS_SQL,
+  // Step 8: events by time, so an `afterTimestamp` window reads only the events it selects (decision 046).
+  "CREATE INDEX events_by_time ON events (timestamp);",
+  // Step 9: where a waiting turn's caller waited, and what another turn decided for it (decision 047).
+  WAITING_TURNS_OUTCOME_SQL,
 ];

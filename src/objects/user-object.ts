@@ -9,11 +9,17 @@ import {
   type StoredMemory,
 } from "../memory/memory-sql.js";
 import {
-  ADD_SESSION,
-  REMOVE_SESSION,
-  SELECT_SESSIONS,
-  USER_SESSIONS_SQL,
-} from "../session/session-index-sql.js";
+  addSession,
+  type IndexEntry,
+  type IndexPage,
+  type IndexPageQuery,
+  type IndexRepair,
+  markSession,
+  readPage,
+  repairSessions,
+  writeSession,
+} from "../session/session-index.js";
+import { REMOVE_SESSION, USER_SESSION_LISTING_SQL, USER_SESSIONS_SQL } from "../session/session-index-sql.js";
 import { readState, STATE_TABLE_SQL, writeState } from "../storage/state-table.js";
 import { ScopeStateObject } from "./scope-state-object.js";
 
@@ -23,6 +29,8 @@ export const USER_SQL_SCHEMA: readonly string[] = [
    ${USER_SESSIONS_SQL}`,
   // Step 2: the user's memories, searchable (decision 033).
   MEMORY_SQL,
+  // Step 3: what a listing returns, per session (decision 046).
+  USER_SESSION_LISTING_SQL,
 ];
 
 /** `user:` state, the index of the user's sessions and the user's memories, one object per (app, user). */
@@ -31,23 +39,48 @@ export class UserObject extends ScopeStateObject {
     super(ctx, env, USER_SQL_SCHEMA);
   }
 
-  /** Adds a session to the index and merges the user-scoped part of its initial state; returns the user state. */
-  registerSession(sessionId: string, delta: StateMap): StateMap {
+  /**
+   * Adds a session's row before its object is created (a write-ahead mark on a row that exists), placed at
+   * `time` until the session's own is written; `created` when the row is new.
+   */
+  registerSession(sessionId: string, time: number): { mark: number; created: boolean } {
+    return this.ctx.storage.transactionSync(() => addSession(this.ctx.storage.sql, sessionId, time));
+  }
+
+  /**
+   * Writes a created session's row and merges the user-scoped part of its initial state; returns the
+   * user state.
+   */
+  indexSession(sessionId: string, entry: IndexEntry, token: number, delta: StateMap): StateMap {
     this.ctx.storage.transactionSync(() => {
-      ADD_SESSION.run(this.ctx.storage.sql, sessionId);
+      writeSession(this.ctx.storage.sql, sessionId, entry, token);
       writeState(this.ctx.storage.sql, delta);
     });
     return readState(this.ctx.storage.sql);
+  }
+
+  /** Announces a change of the session before it is made; the mark to write its row with after. */
+  markSession(sessionId: string): number | null {
+    return markSession(this.ctx.storage.sql, sessionId);
+  }
+
+  /** Writes the session's row once its change ended; current when `token` is still its latest mark. */
+  writeSession(sessionId: string, entry: IndexEntry, token: number | null): void {
+    writeSession(this.ctx.storage.sql, sessionId, entry, token);
   }
 
   forgetSession(sessionId: string): void {
     REMOVE_SESSION.run(this.ctx.storage.sql, sessionId);
   }
 
-  /** The indexed session ids in creation order, with the user state. */
-  listSessions(): { sessionIds: string[]; state: StateMap } {
-    const sessionIds = SELECT_SESSIONS.all(this.ctx.storage.sql).map((row) => row.session_id);
-    return { sessionIds, state: readState(this.ctx.storage.sql) };
+  /** A page of the user's sessions, with the user state. */
+  sessionPage(query: IndexPageQuery): IndexPage & { state: StateMap } {
+    return { ...readPage(this.ctx.storage.sql, query), state: readState(this.ctx.storage.sql) };
+  }
+
+  /** What a page read from the sessions of rows it found stale. */
+  repairSessions(repairs: IndexRepair[]): void {
+    this.ctx.storage.transactionSync(() => repairSessions(this.ctx.storage.sql, repairs));
   }
 
   /** Stores memories; one whose id is stored already is skipped (a session added again adds its new events). */

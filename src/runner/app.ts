@@ -5,9 +5,10 @@ import { treeScopes } from "../agents/state-scopes.js";
 import { defineEmailRoute, type EmailRoute, type EmailRouteConfig } from "../core/email.js";
 import { BatonError } from "../core/errors.js";
 import { defineSchedules, type ScheduleConfig, type ScheduleDefinition } from "../core/schedule.js";
-import type { DoubleTexting } from "../core/session-store.js";
+import type { DoubleTextingConfig } from "../core/session-store.js";
 import type { SharedScope } from "../core/state.js";
 import type { WebhookDefinition } from "../core/webhook.js";
+import { checkDoubleTexting } from "./double-texting.js";
 import { checkCompactionConfig, type EventsCompactionConfig } from "./events-compaction.js";
 
 export interface AppConfig {
@@ -46,9 +47,12 @@ export interface AppConfig {
   /**
    * What a message does while a turn runs on its session: `reject` (the default) answers 409
    * `session_busy`; `enqueue` waits and runs as the next turn, in arrival order; `interrupt` stops the
-   * running turn (it ends with a stored `TURN_CANCELED` event) and answers the new message.
+   * running turn (it ends with a stored `TURN_CANCELED` event) and answers the new message; `latest`
+   * waits, and a newer message replaces it (409 `message_replaced`, nothing stored); `merge` waits, and
+   * the messages that waited together run as one turn with one user event. `{ mode, debounceMs }` makes a
+   * waiting mode wait until no message came for `debounceMs` (docs/double-texting.md, decision 047).
    */
-  doubleTexting?: DoubleTexting;
+  doubleTexting?: DoubleTextingConfig;
 }
 
 export interface App extends Readonly<AppConfig> {
@@ -79,13 +83,7 @@ export function defineApp(config: AppConfig): App {
       `App name "${config.name}" must be letters, digits, "_", "-" or ".".`,
     );
   }
-  const { doubleTexting } = config;
-  if (doubleTexting !== undefined && !["reject", "enqueue", "interrupt"].includes(doubleTexting)) {
-    throw new BatonError(
-      "invalid_config",
-      `App "${config.name}": doubleTexting must be "reject", "enqueue" or "interrupt", not "${doubleTexting}".`,
-    );
-  }
+  checkDoubleTexting(config.name, config.doubleTexting);
   const agents = new Map<string, BaseAgent>();
   const visit = (agent: BaseAgent): void => {
     if (agents.has(agent.name))

@@ -6,7 +6,7 @@ import { createEvent, type Event, isFinalResponse } from "../core/event.js";
 import { newInvocationId } from "../core/ids.js";
 import type { RunRequest, RunServices } from "../core/ports.js";
 import type { Session, SessionKey } from "../core/session.js";
-import type { SessionStore } from "../core/session-store.js";
+import { doubleTextingOf, type SessionStore } from "../core/session-store.js";
 import { withLazySignal } from "../core/signal-source.js";
 import { type StateMap, scopesOfKeys, TEMP_PREFIX, unionScopes } from "../core/state.js";
 import type { OpenSpan, TurnTrace } from "../core/trace.js";
@@ -75,11 +75,12 @@ export class Runner {
    * releases the lease when it finishes or is closed: iterate it to the end or call `return()`.
    */
   async start(request: RunRequest): Promise<AsyncGenerator<Event>> {
-    return this.invoke(await this.begin(request));
+    const begun = await this.begin(request);
+    return "joined" in begun ? this.follow(begun) : this.invoke(begun);
   }
 
   /** Validation, the user event and the session's lease: what `start` does before any event. */
-  private async begin(request: RunRequest): Promise<Turn> {
+  private async begin(request: RunRequest): Promise<Turn | JoinedTurn> {
     validateNewMessage(request.newMessage);
     const key: SessionKey = { appName: this.app.name, userId: request.userId, sessionId: request.sessionId };
     const invocationId = request.invocationId ?? newInvocationId(this.services.ids);
@@ -112,14 +113,15 @@ export class Runner {
             scopesOfKeys(Object.keys(request.stateDelta ?? {})),
           );
     const startedAt = this.services.clock.now();
-    const admission = { doubleTexting: this.app.doubleTexting, agent: this.app.rootAgent.name };
-    const { session, lease, resumed, leaseTtlMs } = await this.store.beginTurn(
-      key,
-      userEvent,
-      window,
-      scopes,
-      admission,
-    );
+    const { mode, debounceMs } = doubleTextingOf(this.app.doubleTexting);
+    const admission = {
+      doubleTexting: mode,
+      ...(debounceMs > 0 ? { debounceMs } : {}),
+      agent: this.app.rootAgent.name,
+    };
+    const begun = await this.store.beginTurn(key, userEvent, window, scopes, admission);
+    if (begun.joined !== undefined) return { key, joined: begun.joined };
+    const { session, lease, resumed, leaseTtlMs } = begun;
     // A full window may begin past the session's first event, and begins later with every turn.
     if (window !== undefined && session.events.length >= window.numRecentEvents) markWindowed(session.events);
     const stored = resumed ? session.events.find((e) => e.id === userEvent.id) : undefined;
@@ -138,9 +140,22 @@ export class Runner {
     return { recorder, root, cost };
   }
 
+  /**
+   * A message merged into another's turn (`doubleTexting: "merge"`): that invocation's events, as they are
+   * stored, are its answer (nothing when the store cannot follow an invocation).
+   */
+  private async *follow(turn: JoinedTurn): AsyncGenerator<Event> {
+    const events = await this.store.followInvocation?.(turn.key, turn.joined);
+    if (events) yield* events;
+  }
+
   /** The turn's events; `begun` is the turn itself (`start`) or how to begin it at the first `next()` (`run`). */
-  private async *invoke(begun: Turn | (() => Promise<Turn>)): AsyncGenerator<Event> {
+  private async *invoke(begun: Turn | (() => Promise<Turn | JoinedTurn>)): AsyncGenerator<Event> {
     const turn = typeof begun === "function" ? await begun() : begun;
+    if ("joined" in turn) {
+      yield* this.follow(turn);
+      return;
+    }
     const { key, lease, session, userEvent, request, trace } = turn;
     const { invocationId } = userEvent;
     const stamp = (event: Event) => stampMetadata(event, request.customMetadata);
@@ -266,6 +281,12 @@ interface Turn {
   /** Absent when nobody reads the turn's trace. */
   trace: TurnTracing | undefined;
   resumed: boolean;
+}
+
+/** A message merged into the turn of invocation `joined`: no turn of its own. */
+interface JoinedTurn {
+  key: SessionKey;
+  joined: string;
 }
 
 interface TurnTracing {

@@ -2,7 +2,8 @@ import { BatonError } from "../core/errors.js";
 import { createEvent, type EventEnv } from "../core/event.js";
 import { assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
-import type { CreateSessionRequest, SessionStore } from "../core/session-store.js";
+import { EVENT_PAGE_LIMITS, type SessionPage, type SessionPageRequest } from "../core/session-pages.js";
+import type { CreateSessionRequest, EventWindow, SessionStore } from "../core/session-store.js";
 import type { StateMap } from "../core/state.js";
 
 const missing = (sessionId: string) => new BatonError("session_not_found", `Session not found: ${sessionId}`);
@@ -23,16 +24,24 @@ export class SessionsService {
     return this.store.createSession(request);
   }
 
-  /** The session with all its events; `session_not_found` when it does not exist. */
-  async get(key: SessionKey): Promise<Session> {
-    const session = await this.store.getSession(key);
+  /**
+   * The session with the events `window` selects, at most `EVENT_PAGE_LIMITS.maxPerRead` of them (the
+   * newest; `truncated` when older ones were left out, which `listEvents` pages through);
+   * `session_not_found` when it does not exist.
+   */
+  async get(key: SessionKey, window: EventWindow = {}): Promise<{ session: Session; truncated: boolean }> {
+    const max = EVENT_PAGE_LIMITS.maxPerRead;
+    const asked = window.numRecentEvents;
+    const bounded = asked !== undefined && asked <= max ? window : { ...window, numRecentEvents: max + 1 };
+    const session = await this.store.getSession(key, bounded);
     if (!session) throw missing(key.sessionId);
-    return session;
+    if (session.events.length <= max) return { session, truncated: false };
+    return { session: { ...session, events: session.events.slice(-max) }, truncated: true };
   }
 
-  /** A user's sessions, without their events. */
-  list(appName: string, userId: string): Promise<Session[]> {
-    return this.store.listSessions(appName, userId);
+  /** A page of a user's sessions, without their events. */
+  list(appName: string, userId: string, page?: SessionPageRequest): Promise<SessionPage> {
+    return this.store.listSessions(appName, userId, page);
   }
 
   /**
@@ -46,7 +55,7 @@ export class SessionsService {
       this.env,
     );
     await this.store.appendEvent(key, event);
-    return this.get(key);
+    return (await this.get(key)).session;
   }
 
   /** Deletes the session; a missing one is a no-op (ADK Python answers 200). */

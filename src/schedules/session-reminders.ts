@@ -91,6 +91,16 @@ export class SessionReminders {
     return SELECT_ALL.all(this.#sql);
   }
 
+  /** The pending reminders as the session's `_reminders` state shows them (the dev UI's State tab). */
+  shown(): { id: string; key?: string; message: string; dueAt: string }[] {
+    return this.list().map((r) => ({
+      id: r.id,
+      ...(r.key === undefined ? {} : { key: r.key }),
+      message: r.message,
+      dueAt: new Date(r.dueAt).toISOString(),
+    }));
+  }
+
   /** Cancels the reminder with this key (or, failing that, this id). */
   cancel(keyOrId: string): Reminder | null {
     const found = SELECT_BY_KEY_OR_ID.first(this.#sql, keyOrId);

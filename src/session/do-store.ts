@@ -4,6 +4,14 @@ import { frozenWithMemo } from "../core/memo.js";
 import type { ReminderStore } from "../core/reminder.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
+import {
+  EVENT_PAGE_LIMITS,
+  type EventPage,
+  type EventPageRequest,
+  pageSizeOf,
+  type SessionPage,
+  type SessionPageRequest,
+} from "../core/session-pages.js";
 import type {
   BeginTurnOptions,
   CreateSessionRequest,
@@ -30,7 +38,9 @@ import { appObjectName, sessionObjectName, userObjectName } from "../storage/obj
 import { local, ok, type Remote, type RpcResult, remote, unwrap } from "../storage/rpc-result.js";
 import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
+import { eventPageStart, eventPageToken } from "./page-token.js";
 import { persistedEvent } from "./persisted-event.js";
+import { UserIndex } from "./user-index.js";
 
 /** The bindings the store needs (wrangler `durable_objects.bindings`), plus the optional lease length. */
 export interface SessionStoreEnv {
@@ -57,6 +67,11 @@ export interface DurableObjectSessionStoreOptions {
    * values), as an RPC's clone would be.
    */
   inside?: { name: string; object: SessionObject };
+  /**
+   * The turn host of the Worker this store runs in (`registerTurnHost`, decision 040): sent with each begin
+   * so that the session's object can resume a turn run outside it (the queue consumer, A2A) in place.
+   */
+  turnHost?: string;
 }
 
 /** The isolate's cache of turn windows, shared by the stores each request makes. */
@@ -76,6 +91,11 @@ export class DurableObjectSessionStore implements SessionStore {
   readonly #events: IsolateEventCache | null;
   readonly #options: DurableObjectSessionStoreOptions;
   readonly #inside: { name: string; session: Remote<SessionObject> } | undefined;
+  readonly #index = new UserIndex({
+    user: (appName, userId) => this.#user(appName, userId),
+    app: (appName) => this.#app(appName),
+    session: (key) => this.#session(key),
+  });
 
   constructor(env: SessionStoreEnv, options: DurableObjectSessionStoreOptions = {}) {
     this.#env = env;
@@ -101,19 +121,33 @@ export class DurableObjectSessionStore implements SessionStore {
     const key = { appName, userId, sessionId: request.sessionId?.trim() || this.#ids.uuid() };
     const split = splitStateDelta(request.state ?? {});
     const seeds = request.events ?? [];
-    const created = unwrap(await this.#session(key).create(key, split.session, seeds));
+    // The index row comes first (decision 046): a session never exists without one.
+    const user = this.#user(appName, userId);
+    const row = await user.registerSession(key.sessionId, Date.now() / 1000);
+    const made = await this.#session(key).create(key, split.session, seeds);
+    if (!made.ok && row.created) {
+      const dropped = {
+        sessionId: key.sessionId,
+        mark: row.mark,
+        indexedMark: 0,
+        entry: null,
+        settled: true,
+      };
+      await user.repairSessions([dropped]);
+    }
+    const created = unwrap(made);
     // The seeds' `app:`/`user:` deltas, in order after the initial state's.
     for (const event of seeds.filter((e) => !e.partial)) {
       const delta = splitStateDelta(persistedEvent(event).actions.stateDelta);
       Object.assign(split.user, delta.user);
       Object.assign(split.app, delta.app);
     }
-    // The index entry and the shared scopes follow the session; a failure here leaves it unlisted, not lost.
-    const [user, app] = await Promise.all([
-      this.#user(key.appName, key.userId).registerSession(key.sessionId, split.user),
+    const entry = { lastUpdateTime: created.lastUpdateTime, stateJson: JSON.stringify(created.state) };
+    const [userState, app] = await Promise.all([
+      user.indexSession(key.sessionId, entry, row.mark, split.user),
       this.#app(key.appName).registerSession(key.sessionId, key.userId, split.app),
     ]);
-    return { ...created, state: mergeScopedState(created.state, app, user) };
+    return { ...created, state: mergeScopedState(created.state, app, userState) };
   }
 
   async getSession(key: SessionKey, window: EventWindow = {}): Promise<Session | null> {
@@ -125,34 +159,45 @@ export class DurableObjectSessionStore implements SessionStore {
     return session && { ...session, state: mergeScopedState(session.state, app, user) };
   }
 
-  /** Fans out to every indexed session in parallel; the index holds ids only, so appends never touch it. */
-  async listSessions(appName: string, userId: string): Promise<Session[]> {
-    const [index, app] = await Promise.all([
-      this.#user(appName, userId).listSessions(),
-      this.#app(appName).merge({}),
-    ]);
-    const sessions = await Promise.all(
-      index.sessionIds.map((sessionId) =>
-        this.#session({ appName, userId, sessionId }).get({ numRecentEvents: 0 }).then(unwrap),
-      ),
-    );
-    return sessions.flatMap((s) => (s ? [{ ...s, state: mergeScopedState(s.state, app, index.state) }] : []));
+  /**
+   * A page of the user's index (decision 046): one read of the user's object and one of the app's, plus
+   * the sessions of the few rows that may be stale, never a read of every session.
+   */
+  listSessions(appName: string, userId: string, page: SessionPageRequest = {}): Promise<SessionPage> {
+    return this.#index.page(appName, userId, page);
   }
 
+  async listEvents(key: SessionKey, request: EventPageRequest = {}): Promise<EventPage> {
+    const size = pageSizeOf(
+      request.pageSize,
+      EVENT_PAGE_LIMITS.defaultPageSize,
+      EVENT_PAGE_LIMITS.maxPageSize,
+    );
+    const after = eventPageStart(request.pageToken);
+    const page = unwrap(await this.#session(key).eventPage(after, size, EVENT_PAGE_LIMITS.maxPageBytes));
+    return page.more
+      ? { events: page.events, nextPageToken: eventPageToken(page.last) }
+      : { events: page.events };
+  }
+
+  /** Unlisted first: a session the listing shows always exists (a failed destroy leaves it unlisted). */
   async deleteSession(key: SessionKey): Promise<void> {
     this.#events?.forget(sessionObjectName(key));
+    await this.#user(key.appName, key.userId).forgetSession(key.sessionId);
     await Promise.all([
       this.#session(key).destroy(),
-      this.#user(key.appName, key.userId).forgetSession(key.sessionId),
       this.#app(key.appName).forgetSession(key.sessionId, key.userId),
     ]);
   }
 
+  /** An append outside a turn (no lease) is a change of its own: marked before, indexed after. */
   async appendEvent(key: SessionKey, event: Event, options?: { lease?: string }): Promise<Event> {
     if (event.partial) return event;
     const stored = persistedEvent(event);
     const input = { event: stored, lease: options?.lease, leaseTtlMs: this.#leaseTtlMs };
+    const mark = options?.lease === undefined ? await this.#index.mark(key) : undefined;
     const bytes: unknown = unwrap(await this.#session(key).append(input));
+    if (mark !== undefined) await this.#index.written(key, mark);
     // Immutable once stored (decision 021); the row's size as the object counted it, for the turn's trace.
     // An object of the previous version (mid-deploy) answers nothing: the event is measured here then.
     frozenWithMemo(stored);
@@ -175,7 +220,16 @@ export class DurableObjectSessionStore implements SessionStore {
     assertSafeState(userEvent.actions.stateDelta, "stateDelta");
     const stored = persistedEvent(userEvent);
     const split = splitStateDelta(stored.actions.stateDelta);
-    const admission = { doubleTexting: options.doubleTexting, agent: options.agent };
+    const admission = {
+      doubleTexting: options.doubleTexting,
+      debounceMs: options.debounceMs,
+      agent: options.agent,
+      // A turn this store begins from inside its own session's object runs there (decision 040).
+      ...(this.#inside?.name === sessionObjectName(key) ? { here: true } : {}),
+      ...(this.#options.turnHost === undefined ? {} : { host: this.#options.turnHost }),
+    };
+    // Announced to the index before the session changes; the turn's end writes its row (decision 046).
+    const mark = await this.#index.mark(key);
     const turn = this.#beginTurn(key, { event: stored, window, leaseTtlMs: this.#leaseTtlMs, ...admission });
     // With nothing to write to the shared scopes, read them alongside; otherwise write only once admitted,
     // and only if the user event was new (a resumed turn applied its delta the first time).
@@ -188,8 +242,12 @@ export class DurableObjectSessionStore implements SessionStore {
     const state = states
       ? mergeScopedState(started.session.state, states.app, states.user)
       : started.session.state;
-    const { lease, resumed } = started;
-    return { session: { ...started.session, state }, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
+    const { lease, resumed, joined } = started;
+    const session = { ...started.session, state };
+    // A message merged into another's turn leaves its row to be read live until a later write (decision 046).
+    if (joined !== undefined) return { session, lease, resumed, joined };
+    this.#index.turnBegan(lease, mark);
+    return { session, lease, resumed, leaseTtlMs: this.#leaseTtlMs };
   }
 
   /**
@@ -201,7 +259,8 @@ export class DurableObjectSessionStore implements SessionStore {
     try {
       return await this.#beginTurnOnce(key, input);
     } catch (error) {
-      if (input.doubleTexting !== "enqueue") throw error;
+      const waits = input.doubleTexting;
+      if (waits !== "enqueue" && waits !== "latest" && waits !== "merge") throw error;
       return this.#beginTurnOnce(key, input);
     }
   }
@@ -253,6 +312,7 @@ export class DurableObjectSessionStore implements SessionStore {
     // As JSON: the object stores it as that, and a string costs less to send than the object's clone.
     const row = trace && { invocationId: trace.invocationId, json: JSON.stringify(trace) };
     await this.#session(key).endTurn(lease, row);
+    await this.#index.written(key, this.#index.turnEnded(lease));
   }
 
   async listTraces(key: SessionKey): Promise<TurnTrace[]> {

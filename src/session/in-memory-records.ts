@@ -3,8 +3,10 @@
  * the in-memory store, apart from what it does with them.
  */
 
+import { BatonError } from "../core/errors.js";
 import type { Event } from "../core/event.js";
 import type { Clock, IdSource } from "../core/ids.js";
+import type { SessionKey } from "../core/session.js";
 import type { StateMap } from "../core/state.js";
 import type { PushNotice } from "../core/task-store.js";
 import type { TurnTrace } from "../core/trace.js";
@@ -34,6 +36,8 @@ export interface InMemorySessionStoreOptions {
 
 export interface StoredSession {
   id: string;
+  /** Its place in creation order (a listing's tie-break). */
+  seq: number;
   state: StateMap;
   events: Event[];
   eventIds: Set<string>;
@@ -67,8 +71,14 @@ export function scopeOf(key: string): { appName: string; userId: string } {
 }
 
 /** A session just created: no events, no lease, no traces. */
-export const newStoredSession = (id: string, state: StateMap, lastUpdateTime: number): StoredSession => ({
+export const newStoredSession = (
+  id: string,
+  seq: number,
+  state: StateMap,
+  lastUpdateTime: number,
+): StoredSession => ({
   id,
+  seq,
   state,
   events: [],
   eventIds: new Set(),
@@ -78,3 +88,7 @@ export const newStoredSession = (id: string, state: StateMap, lastUpdateTime: nu
   signals: new TurnSignals(),
   feeds: new InvocationFeeds(),
 });
+
+/** The refusal of a canceled turn's later writes. */
+export const canceledTurn = (key: SessionKey): BatonError =>
+  new BatonError("turn_canceled", `The turn on session ${key.sessionId} was canceled; it stops here`);

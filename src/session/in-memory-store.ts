@@ -4,8 +4,10 @@ import { createEvent, type Event, EventSchema } from "../core/event.js";
 import { deepFreeze } from "../core/frozen.js";
 import type { Clock, IdSource } from "../core/ids.js";
 import { frozenWithMemo } from "../core/memo.js";
+import { answersTo, newestFirst, openCalls, unansweredMessage } from "../core/open-calls.js";
 import { assertSafeSeeds, assertSafeState } from "../core/safe-shape.js";
 import type { Session, SessionKey } from "../core/session.js";
+import type { EventPage, EventPageRequest, SessionPage, SessionPageRequest } from "../core/session-pages.js";
 import {
   type BeginTurnOptions,
   CANCEL_MESSAGES,
@@ -28,14 +30,17 @@ import type {
 import { TRACE_LIMITS, type TurnTrace, TurnTraceSchema, withStoredSize } from "../core/trace.js";
 import { jsonLines } from "../storage/feed-lines.js";
 import { selectWindow } from "./event-window.js";
+import { eventPageOf, listedOf, sessionPageOf } from "./in-memory-pages.js";
 import { missedEvents } from "./invocation-feeds.js";
-import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError } from "./lease.js";
+import { DEFAULT_LEASE_TTL_MS, judgeLease, type Lease, leaseError, replacedError } from "./lease.js";
+import { mergedUserEvent } from "./waiting-line.js";
 
 export type { InMemorySessionStoreOptions } from "./in-memory-records.js";
 
 const encoder = new TextEncoder();
 
 import {
+  canceledTurn,
   type InMemorySessionStoreOptions,
   newStoredSession,
   type StoredSession,
@@ -59,6 +64,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
   /** (app, user) → session id → session, in creation order. */
   readonly #sessions = new Map<string, Map<string, StoredSession>>();
   readonly #tasks: InMemoryTasks;
+  #created = 0;
   /** The stored traces of a session, copied; only on a store made with `traces: true`. */
   readonly listTraces?: (key: SessionKey) => Promise<TurnTrace[]>;
 
@@ -78,7 +84,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     if (owned.has(id)) throw new BatonError("session_exists", `Session ${id} already exists`);
     // The caller's initial state is copied once, then frozen like every stored value.
     const split = splitStateDelta(deepFreeze(structuredClone(request.state ?? {})));
-    const stored = newStoredSession(id, split.session, this.#clock.now() / 1000);
+    const stored = newStoredSession(id, ++this.#created, split.session, this.#clock.now() / 1000);
     // Seeds are checked before anything is written, so a refused seed leaves no trace.
     const seeds = (request.events ?? []).filter((event) => !event.partial);
     const seen = new Set<string>();
@@ -98,9 +104,20 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     return stored ? this.#view(key.appName, key.userId, stored, window ?? {}) : null;
   }
 
-  async listSessions(appName: string, userId: string): Promise<Session[]> {
+  async listSessions(
+    appName: string,
+    userId: string,
+    request: SessionPageRequest = {},
+  ): Promise<SessionPage> {
     const owned = this.#sessions.get(scopeKey(appName, userId)) ?? new Map<string, StoredSession>();
-    return [...owned.values()].map((s) => this.#view(appName, userId, s, { numRecentEvents: 0 }));
+    const listed = [...owned.values()].map((s) => ({ ...listedOf(s), stored: s }));
+    const { page, nextPageToken } = sessionPageOf(listed, request);
+    const sessions = page.map((s) => this.#view(appName, userId, s.stored, { numRecentEvents: 0 }));
+    return nextPageToken === undefined ? { sessions } : { sessions, nextPageToken };
+  }
+
+  async listEvents(key: SessionKey, request: EventPageRequest = {}): Promise<EventPage> {
+    return eventPageOf(this.#require(key).events, request);
   }
 
   async deleteSession(key: SessionKey): Promise<void> {
@@ -138,19 +155,24 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     const { signals } = this.#require(key);
     const policy = options.doubleTexting ?? "reject";
     if (policy === "interrupt") await this.cancelTurn(key, CANCEL_MESSAGES.interrupted);
-    if (policy !== "enqueue") {
+    if (policy === "reject" || policy === "interrupt") {
       if (signals.waiting > 0) throw leaseError("busy", key.sessionId);
       return this.#begin(key, userEvent, window, options);
     }
-    const leave = await signals.inLine(
-      () => this.#busyUntil(key),
-      () => this.#clock.now(),
-    );
-    try {
+    if (policy === "latest") signals.line.replaceAll();
+    const debounceMs = options.debounceMs ?? 0;
+    if (signals.waiting === 0 && debounceMs <= 0 && this.#busyUntil(key) === null)
       return this.#begin(key, userEvent, window, options);
-    } finally {
-      leave();
-    }
+    const now = () => this.#clock.now();
+    const rules = { mode: policy, debounceMs, busyUntil: () => this.#busyUntil(key), now };
+    const waited = await signals.line.wait(userEvent, now(), rules, (joined) => ({
+      value: this.#begin(key, mergedUserEvent(userEvent, joined), window, options),
+      began: true,
+    }));
+    if (waited.kind === "taken") return waited.value;
+    if (waited.kind === "replaced") throw replacedError(key.sessionId);
+    const session = this.#view(key.appName, key.userId, this.#require(key), window ?? {});
+    return { session, lease: "", resumed: false, joined: waited.invocationId };
   }
 
   #begin(key: SessionKey, userEvent: Event, window: EventWindow | undefined, options: BeginTurnOptions) {
@@ -183,8 +205,10 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
 
   async endTurn(key: SessionKey, lease: string, trace?: TurnTrace): Promise<void> {
     const stored = this.#find(key);
-    if (stored?.lease?.token === lease) stored.lease = null;
     const running = stored?.signals.running;
+    // The store's own check: a turn that ends leaves no call without its response (decision 047).
+    if (stored && running?.lease === lease) this.#answerOpenCalls(key, stored, running.invocationId);
+    if (stored?.lease?.token === lease) stored.lease = null;
     if (running?.lease === lease) stored?.feeds.end(running.invocationId);
     stored?.signals.ended(lease);
     if (stored && trace && this.listTraces) {
@@ -214,6 +238,7 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     fields: { invocationId: string; author: string },
     message: string,
   ): Event {
+    this.#answerOpenCalls(key, stored, fields.invocationId);
     const env = { ids: this.#ids, clock: this.#clock };
     const marker = this.#append(
       key,
@@ -323,6 +348,16 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     return persisted;
   }
 
+  /** Answers the calls `invocationId` left open, each with an error (`core/open-calls.ts`). */
+  #answerOpenCalls(key: SessionKey, stored: StoredSession, invocationId: string): void {
+    const open = openCalls(newestFirst(stored.events), invocationId);
+    if (open.length === 0) return;
+    const env = { ids: this.#ids, clock: this.#clock };
+    for (const answer of answersTo(open, invocationId, unansweredMessage, env)) {
+      stored.feeds.publish(this.#append(key, stored, answer));
+    }
+  }
+
   /** A new map for a scope a write changes (readers hold the old one); most writes change none. */
   #applyScopes(appName: string, userId: string, split: { app: StateMap; user: StateMap }): void {
     if (hasKeys(split.app)) this.#apps.set(appName, { ...this.#apps.get(appName), ...split.app });
@@ -363,7 +398,3 @@ export class InMemorySessionStore implements SessionStore, TaskStore {
     };
   }
 }
-
-/** The refusal of a canceled turn's later writes. */
-const canceledTurn = (key: SessionKey): BatonError =>
-  new BatonError("turn_canceled", `The turn on session ${key.sessionId} was canceled; it stops here`);

@@ -30,6 +30,13 @@ export function leaseError(verdict: Exclude<LeaseVerdict, "ok">, sessionId: stri
     : new BatonError("lease_lost", `The turn's lease on session ${sessionId} lapsed or was taken over`);
 }
 
+/** The refusal of a message a newer one replaced while it waited (`doubleTexting: "latest"`). */
+export const replacedError = (sessionId: string): BatonError =>
+  new BatonError(
+    "message_replaced",
+    `A newer message on session ${sessionId} replaced this one while it waited`,
+  );
+
 /** Reads a positive lease length in ms from an env string, or `undefined` when unset or malformed. */
 export function parseLeaseTtl(raw: string | undefined): number | undefined {
   const ms = Number(raw);

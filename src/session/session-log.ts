@@ -16,9 +16,10 @@ import {
   cachedRow,
   INSERT_EVENT,
   INSERT_SESSION,
+  SELECT_AFTER_TIME_NEWEST_FIRST,
+  SELECT_EVENTS_AFTER,
   SELECT_OLDER_NEWEST_FIRST,
   SELECT_SESSION,
-  SELECT_WINDOW_NEWEST_FIRST,
   SET_LEASE,
   TOUCH_SESSION,
 } from "./session-sql.js";
@@ -38,6 +39,13 @@ const ledger = new CacheLedger(ISOLATE_CACHE_BYTES);
 
 /** The largest row seq SQLite can hold: "before it" means every row. */
 const END_OF_LOG = Number.MAX_SAFE_INTEGER;
+
+/** What the user's session index keeps of a session, and whether a turn holds its lease (decision 046). */
+export interface IndexedEntry {
+  lastUpdateTime: number;
+  stateJson: string;
+  running: boolean;
+}
 
 /**
  * A session object's event log and session-scoped state, read and written through its `SessionCache`:
@@ -63,6 +71,18 @@ export class SessionLog {
     for (const value of Object.values(state)) deepFreeze(value);
     this.#cache = new SessionCache(metaOf(row), state);
     return this.#cache;
+  }
+
+  /** The session's index entry at `now` (a lease not yet expired is a running turn); `null` if none. */
+  indexEntry(now: number): IndexedEntry | null {
+    const cache = this.load();
+    if (!cache) return null;
+    const { lastUpdateTime, lease } = cache.meta;
+    return {
+      lastUpdateTime,
+      stateJson: JSON.stringify(cache.state),
+      running: lease !== null && lease.expiresAt > now,
+    };
   }
 
   /** Forgets the cached session; the next read loads and checks it from SQL again. */
@@ -148,13 +168,60 @@ export class SessionLog {
     return rows;
   }
 
+  /**
+   * The log's events from the newest back, read from the cache and grown from SQL as far as the reader
+   * goes (a turn's own events are the newest: a walk over them reads nothing more).
+   */
+  *newestFirst(cache: SessionCache): Generator<Event> {
+    let seen = 0;
+    for (let n = 16; ; n *= 4) {
+      const rows = this.rows(cache, { numRecentEvents: n });
+      for (let i = rows.length - 1 - seen; i >= 0; i--) {
+        const row = rows[i];
+        if (row) yield row.event;
+      }
+      if (rows.length < n) return;
+      seen = rows.length;
+    }
+  }
+
   /** The window's events from the cache; a time window over a partly cached log is read from SQL directly. */
   #events(cache: SessionCache, window: EventWindow): Event[] {
     if (window.afterTimestamp === undefined) return this.rows(cache, window).map((row) => row.event);
     const cached = cache.window(window);
     if (cached) return cached;
-    const newestFirst = SELECT_WINDOW_NEWEST_FIRST.all(this.sql, window.afterTimestamp, windowLimit(window));
+    const newestFirst = SELECT_AFTER_TIME_NEWEST_FIRST.all(
+      this.sql,
+      window.afterTimestamp,
+      windowLimit(window),
+    );
     return newestFirst.reverse();
+  }
+
+  /**
+   * A page of the log, oldest first: the events after seq `after`, at most `size`, ending early once they
+   * pass `maxBytes` of JSON (the first is always taken); `last` is the seq of the last one, `more` whether
+   * others follow. Read from SQL, not the cache: a walk through a long log must not evict the newest events.
+   */
+  page(
+    after: number,
+    size: number,
+    maxBytes: number,
+  ): RpcResult<{ events: Event[]; last: number; more: boolean }> {
+    return readable(() => {
+      if (!this.load()) return notFound();
+      const rows = SELECT_EVENTS_AFTER.all(this.sql, after, size + 1);
+      const events: Event[] = [];
+      let bytes = 0;
+      let last = after;
+      for (const row of rows) {
+        if (events.length === size || (events.length > 0 && bytes + row.json.length > maxBytes)) break;
+        events.push(cachedRow(row.seq, row.json).event);
+        bytes += row.json.length;
+        last = row.seq;
+      }
+      return ok({ events, last, more: events.length < rows.length });
+    });
   }
 
   /** Charges the cache to the budgets: trims it to this object's, then lets the isolate's drop old caches. */

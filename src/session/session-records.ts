@@ -27,6 +27,13 @@ export interface BeginTurnInput extends BeginTurnOptions {
    * `rows`, and with only the events after the held ones when those can be reused (decision 025).
    */
   held?: HeldRows | null;
+  /**
+   * The turn runs inside this session's object (decision 040), so it dies with the object's lifetime: an
+   * object that restarts resumes it at once instead of waiting out its lease (decision 047).
+   */
+  here?: boolean;
+  /** The turn host of the Worker that begins the turn, for the object to resume it in place (decision 047). */
+  host?: string;
 }
 
 /**
@@ -38,6 +45,8 @@ export interface TurnBegun {
   lease: string;
   resumed: boolean;
   rows?: WindowRows;
+  /** The invocation this message was merged into (`merge`): no turn began for it, `lease` is empty. */
+  joined?: string;
 }
 
 /** A turn trace as the store sends it to `endTurn`: its invocation and its JSON, serialised in the Worker. */

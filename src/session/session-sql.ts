@@ -50,12 +50,20 @@ export const HAS_EVENT = new Query<[id: string], { seq: number }>(
 );
 
 /**
- * The newest events first, so `LIMIT n` stops after n rows on the primary key however long the log is.
- * Bindings: the lower timestamp bound (or null) and the limit (-1 for none).
+ * The newest events at or after a time: the matching rows are found on `events_by_time` (session schema step
+ * 8) and only their sequence numbers sorted, so a recent bound reads a few rows however long the log is.
  */
-export const SELECT_WINDOW_NEWEST_FIRST = new Query<[after: number | null, limit: number], Event>(
-  "SELECT json FROM events WHERE ?1 IS NULL OR timestamp >= ?1 ORDER BY seq DESC LIMIT ?2",
+export const SELECT_AFTER_TIME_NEWEST_FIRST = new Query<[after: number, limit: number], Event>(
+  `SELECT json FROM events WHERE seq IN (
+     SELECT seq FROM events INDEXED BY events_by_time WHERE timestamp >= ?1 ORDER BY seq DESC LIMIT ?2)
+   ORDER BY seq DESC`,
   z.object({ json: z.string() }).transform((row) => EventSchema.parse(parseJson(row.json))),
+);
+
+/** A page of the log, oldest first: the rows after `seq`, at most `limit`. */
+export const SELECT_EVENTS_AFTER = new Query<[after: number, limit: number], { seq: number; json: string }>(
+  "SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+  z.object({ seq: z.number().int(), json: z.string() }),
 );
 
 /** An event row checked with zod, frozen, as the object caches it: the one check the row gets per lifetime. */

@@ -1,4 +1,5 @@
 import type { Event } from "../core/event.js";
+import { WaitingLine } from "./waiting-line.js";
 
 /** The turn that holds a session's lease, as the store that admitted it knows it. */
 export interface RunningTurn {
@@ -14,7 +15,7 @@ const CANCELED_KEPT = 16;
 /**
  * What a session's store knows in memory about its turns beyond the lease row: which turn runs, which
  * leases were canceled (and the event that recorded it), who waits to hear of a cancel (the running turn's
- * watch), and who waits in line for the session (double-texting `enqueue`). One per session: a Durable
+ * watch), and who waits in line for the session (double-texting's waiting modes, `WaitingLine`). One per session: a Durable
  * Object holds its own, the in-memory store one per session it keeps. Plain data and callbacks only.
  */
 export class TurnSignals {
@@ -22,7 +23,7 @@ export class TurnSignals {
   readonly #canceled = new Map<string, Event>();
   readonly #watchers = new Map<string, Set<(event: Event | null) => void>>();
   /** Waiting turns in arrival order; each is woken to look again when the session may have come free. */
-  readonly #line: { arrived: number; wake: () => void }[] = [];
+  readonly line = new WaitingLine();
 
   get running(): RunningTurn | null {
     return this.#running;
@@ -30,7 +31,7 @@ export class TurnSignals {
 
   /** How many turns wait in line for the session. */
   get waiting(): number {
-    return this.#line.length;
+    return this.line.length;
   }
 
   began(turn: RunningTurn): void {
@@ -41,7 +42,7 @@ export class TurnSignals {
   ended(lease: string): void {
     if (this.#running?.lease === lease) this.#running = null;
     this.#tell(lease, null);
-    this.#wakeLine();
+    this.line.wake();
   }
 
   /** The cancel event of a canceled `lease`, if it was canceled. */
@@ -58,7 +59,7 @@ export class TurnSignals {
     }
     if (this.#running?.lease === lease) this.#running = null;
     this.#tell(lease, event);
-    this.#wakeLine();
+    this.line.wake();
   }
 
   /**
@@ -76,44 +77,9 @@ export class TurnSignals {
     });
   }
 
-  /**
-   * Waits in line until this caller is first and `busyUntil()` says the session is free (`null`); a
-   * number is when the current lease lapses, when the caller looks again if nothing woke it before.
-   * Resolves with `leave`, which the caller calls once it took the session (or gave up), so the next in
-   * line looks. Arrival order is kept: a later caller never takes the session before an earlier one. A
-   * caller that first arrived in an earlier lifetime of the object (`arrived`) takes its place back.
-   */
-  async inLine(busyUntil: () => number | null, now: () => number, arrived = now()): Promise<() => void> {
-    const place = { arrived, wake: (): void => undefined };
-    const behind = this.#line.findIndex((other) => other.arrived > arrived);
-    this.#line.splice(behind < 0 ? this.#line.length : behind, 0, place);
-    const leave = () => {
-      const at = this.#line.indexOf(place);
-      if (at >= 0) this.#line.splice(at, 1);
-      this.#wakeLine();
-    };
-    for (;;) {
-      const until = this.#line[0] === place ? busyUntil() : Number.POSITIVE_INFINITY;
-      if (until === null) return leave;
-      await new Promise<void>((resolve) => {
-        const timer = Number.isFinite(until)
-          ? setTimeout(resolve, Math.max(1, until - now() + 1))
-          : undefined;
-        place.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  }
-
   #tell(lease: string, event: Event | null): void {
     const set = this.#watchers.get(lease);
     this.#watchers.delete(lease);
     for (const resolve of set ?? []) resolve(event);
-  }
-
-  #wakeLine(): void {
-    for (const place of [...this.#line]) place.wake();
   }
 }

@@ -1,5 +1,6 @@
 import { BatonError, type ErrorCode } from "../core/errors.js";
 import type { Event } from "../core/event.js";
+import type { SessionKey } from "../core/session.js";
 import { errorFrame, framesText } from "../core/sse-frames.js";
 import type { SessionObject } from "../objects/session-object.js";
 import type { ScheduledConcern } from "../storage/alarm-dispatcher.js";
@@ -105,10 +106,7 @@ export class ObjectTurns {
   async run(input: ObjectTurnRequest, toEnd?: boolean): Promise<RpcResult<ObjectTurnLines | null>> {
     const host = turnHost(input.host);
     if (!host) return ok(null);
-    if (this.#hostStored() !== input.host) {
-      this.options.kv.put(HOST_KEY, input.host);
-      this.#storedHost = input.host;
-    }
+    this.remember(input.host);
     this.#running += 1;
     let turn: AsyncGenerator<Event>;
     try {
@@ -182,6 +180,50 @@ export class ObjectTurns {
     if (!begun.ok || !begun.value) return false;
     await begun.value.rest?.stream.cancel();
     return true;
+  }
+
+  /** Keeps `host` as the one that runs this session's turns (written only when it changes). */
+  remember(host: string): void {
+    if (this.#hostStored() === host) return;
+    this.options.kv.put(HOST_KEY, host);
+    this.#storedHost = host;
+  }
+
+  /** Whether this object can run a turn itself: it knows the host that ran its turns, in this isolate. */
+  canRunHere(): boolean {
+    const host = this.#hostStored();
+    return host !== undefined && turnHost(host) !== undefined;
+  }
+
+  /**
+   * Runs a turn that waited in line when the object restarted (`waitingConcern`), here, under its own ids:
+   * its begin takes its place back in the line. Not awaited: it may wait long. `gone` is told when it could
+   * not even wait (refused, or no host), so its row goes.
+   */
+  runWaiting(key: SessionKey, event: Event, gone: (why: string) => void): void {
+    const host = this.#hostStored();
+    if (host === undefined) {
+      gone("no app is known to run it");
+      return;
+    }
+    const run = {
+      userId: key.userId,
+      sessionId: key.sessionId,
+      newMessage: event.content ?? { role: "user", parts: [] },
+      ...(Object.keys(event.actions.stateDelta).length > 0 ? { stateDelta: event.actions.stateDelta } : {}),
+      ...(event.customMetadata ? { customMetadata: event.customMetadata } : {}),
+      invocationId: event.invocationId,
+      userEventId: event.id,
+    };
+    const started = this.run({ host, appName: key.appName, run, vars: {} }).then(
+      async (begun) => {
+        if (!begun.ok) gone(begun.message);
+        else if (!begun.value) gone("its app is not in this isolate");
+        else await begun.value.rest?.stream.cancel();
+      },
+      (error: unknown) => gone(String(error)),
+    );
+    this.options.keepAlive(started);
   }
 
   /** Resolves once no turn runs in the object (at once when none does). */

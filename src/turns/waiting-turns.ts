@@ -1,15 +1,11 @@
 import * as z from "zod";
 import { type Event, EventSchema } from "../core/event.js";
-import type { SessionKey } from "../core/session.js";
-import type { ReminderQueue } from "../schedules/reminder-concern.js";
-import type { ScheduledConcern } from "../storage/alarm-dispatcher.js";
+import type { LineVerdict } from "../session/waiting-line.js";
 import { Command, parseJson, Query } from "../storage/sql.js";
-import { enqueueTurn } from "../webhooks/enqueue-turn.js";
-import { turnLedger } from "../webhooks/turn-ledger.js";
 
 /**
- * Migration step: the turns waiting in the session's line (double-texting `enqueue`, decision 028), by the
- * id of the user event each will store, in arrival order. A row lives from the turn's arrival until it
+ * Migration step: the turns waiting in the session's line (double-texting's waiting modes, decision 028), by
+ * the id of the user event each will store, in arrival order. A row lives from the turn's arrival until it
  * begins (or is refused): what the object's memory loses in a restart, its storage keeps.
  */
 export const WAITING_TURNS_SQL = `CREATE TABLE waiting_turns (
@@ -18,114 +14,157 @@ export const WAITING_TURNS_SQL = `CREATE TABLE waiting_turns (
      event TEXT NOT NULL
    );`;
 
-const INSERT = new Command<[eventId: string, arrivedAt: number, event: string]>(
-  "INSERT INTO waiting_turns (event_id, arrived_at, event) VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
+/**
+ * Migration step (decision 047): whether the caller waited inside the object (its turn runs there, so a
+ * restart of the object ends it), and the row's outcome once another turn decided for it: `replaced`
+ * (`latest`) or `joined:<invocation>` (`merge`), kept `SETTLED_KEPT_MS` for a caller that asks again.
+ */
+export const WAITING_TURNS_OUTCOME_SQL = `ALTER TABLE waiting_turns ADD COLUMN here INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE waiting_turns ADD COLUMN outcome TEXT;`;
+
+/** How long a settled row is kept for a caller whose call broke and that asks again. */
+export const SETTLED_KEPT_MS = 15 * 60_000;
+
+const INSERT = new Command<[eventId: string, arrivedAt: number, event: string, here: number]>(
+  "INSERT INTO waiting_turns (event_id, arrived_at, event, here) VALUES (?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
 );
-const ARRIVED = new Query<[eventId: string], { arrived_at: number }>(
-  "SELECT arrived_at FROM waiting_turns WHERE event_id = ?",
-  z.object({ arrived_at: z.number() }),
+const DELETE_WAITING = new Command<[eventId: string]>(
+  "DELETE FROM waiting_turns WHERE event_id = ? AND outcome IS NULL",
 );
-const DELETE = new Command<[eventId: string]>("DELETE FROM waiting_turns WHERE event_id = ?");
-const ALL = new Query<[], { event_id: string; arrived_at: number; event: string }>(
-  "SELECT event_id, arrived_at, event FROM waiting_turns ORDER BY arrived_at, rowid",
-  z.object({ event_id: z.string(), arrived_at: z.number(), event: z.string() }),
+const SETTLE = new Command<[outcome: string, eventId: string]>(
+  "UPDATE waiting_turns SET outcome = ? WHERE event_id = ? AND outcome IS NULL",
+);
+const PURGE = new Command<[before: number]>(
+  "DELETE FROM waiting_turns WHERE outcome IS NOT NULL AND arrived_at < ?",
+);
+const OUTCOME = new Query<[eventId: string], { outcome: string | null }>(
+  "SELECT outcome FROM waiting_turns WHERE event_id = ?",
+  z.object({ outcome: z.string().nullable() }),
+);
+const ROW = z.object({ event_id: z.string(), arrived_at: z.number(), event: z.string(), here: z.number() });
+const UNSETTLED = new Query<[], z.infer<typeof ROW>>(
+  "SELECT event_id, arrived_at, event, here FROM waiting_turns WHERE outcome IS NULL ORDER BY arrived_at, rowid",
+  ROW,
 );
 
+/** A stored waiting turn no caller holds in this lifetime of the object. */
+export interface Orphan {
+  event: Event;
+  arrivedAt: number;
+  /** Its caller waited inside the object, so it is gone for sure (no grace to wait out). */
+  here: boolean;
+}
+
+interface Unsettled {
+  arrivedAt: number;
+  here: boolean;
+}
+
 /**
- * The stored line of waiting turns, and which of them a caller still waits for in this lifetime of the
- * object. A row no caller holds is an orphan: its caller waited in an earlier lifetime (the object
- * restarted under it) and did not come back.
+ * The stored line of waiting turns, and which of them a caller holds in this lifetime of the object. A
+ * row no caller holds is an orphan: its caller waited in an earlier lifetime (the object restarted under
+ * it). The unsettled rows are kept in memory too (read once), so the checks on a turn's way cost no query.
  */
 export class WaitingTurns {
   readonly #held = new Set<string>();
+  #unsettled: Map<string, Unsettled> | undefined;
   constructor(private readonly sql: SqlStorage) {}
 
   /**
    * A caller waits with `event`: its row is written (or, for a caller that came back after a restart,
    * kept); returns its arrival time, which is its place in the line.
    */
-  arrive(event: Event, now: number): number {
-    INSERT.run(this.sql, event.id, now, JSON.stringify(event));
+  arrive(event: Event, now: number, here: boolean): number {
+    PURGE.run(this.sql, now - SETTLED_KEPT_MS);
+    const rows = this.#rows();
+    const known = rows.get(event.id);
+    if (!known) {
+      INSERT.run(this.sql, event.id, now, JSON.stringify(event), here ? 1 : 0);
+      rows.set(event.id, { arrivedAt: now, here });
+    }
     this.#held.add(event.id);
-    return ARRIVED.first(this.sql, event.id)?.arrived_at ?? now;
+    return known?.arrivedAt ?? now;
   }
 
-  /** The caller stopped waiting (its turn began, or was refused). */
+  /** Whether `eventId` waits in the stored line (unsettled). */
+  has(eventId: string): boolean {
+    return this.#rows().has(eventId);
+  }
+
+  /** How many turns wait in the stored line, held or not. */
+  get size(): number {
+    return this.#rows().size;
+  }
+
+  /** What another turn decided for `eventId` while it waited (its caller asks again), if anything. */
+  outcomeOf(eventId: string): LineVerdict | undefined {
+    const outcome = OUTCOME.first(this.sql, eventId)?.outcome;
+    if (!outcome) return undefined;
+    if (outcome === "replaced") return { kind: "replaced" };
+    return { kind: "joined", invocationId: outcome.slice("joined:".length) };
+  }
+
+  /** The caller stopped waiting (its turn began, or was refused): an unsettled row goes. */
   leave(eventId: string): void {
     this.#held.delete(eventId);
-    DELETE.run(this.sql, eventId);
+    this.#rows().delete(eventId);
+    DELETE_WAITING.run(this.sql, eventId);
   }
 
-  /** The stored user events no caller waits for, in arrival order, with their arrival times. */
-  orphans(): { event: Event; arrivedAt: number }[] {
-    return ALL.all(this.sql)
+  /** Another turn decided for these waiting turns: their rows keep the verdict for a caller that asks again. */
+  settle(eventIds: readonly string[], verdict: LineVerdict): void {
+    const outcome = verdict.kind === "replaced" ? "replaced" : `joined:${verdict.invocationId}`;
+    for (const id of eventIds) {
+      this.#rows().delete(id);
+      SETTLE.run(this.sql, outcome, id);
+    }
+  }
+
+  /** The ids of every unsettled waiting turn. */
+  ids(): string[] {
+    return [...this.#rows().keys()];
+  }
+
+  /** Whether a turn no caller holds arrived before `arrived` (it goes first once someone runs it). */
+  unheldBefore(arrived: number): boolean {
+    for (const [id, row] of this.#rows()) if (row.arrivedAt < arrived && !this.#held.has(id)) return true;
+    return false;
+  }
+
+  /** The stored user events no caller waits for, in arrival order. */
+  orphans(): Orphan[] {
+    if (![...this.#rows().keys()].some((id) => !this.#held.has(id))) return [];
+    return UNSETTLED.all(this.sql)
       .filter((row) => !this.#held.has(row.event_id))
-      .map((row) => ({ event: EventSchema.parse(parseJson(row.event)), arrivedAt: row.arrived_at }));
+      .map((row) => ({
+        event: EventSchema.parse(parseJson(row.event)),
+        arrivedAt: row.arrived_at,
+        here: row.here === 1,
+      }));
+  }
+
+  /** The object itself runs this orphan now: held from here on, so no alarm runs it a second time. */
+  hold(eventId: string): void {
+    this.#held.add(eventId);
   }
 
   /** Forgets an orphan once its turn is queued (or given up). */
-  drop(eventId: string): void {
-    DELETE.run(this.sql, eventId);
+  forgetOrphan(eventId: string): void {
+    this.leave(eventId);
   }
-}
 
-/**
- * How long after its arrival an orphan is left for its caller to come back (a caller whose call broke asks
- * again at once, and its call is what starts the object again, so it holds its row before any alarm).
- */
-export const RETURN_GRACE_MS = 10_000;
+  /** Forgets the kept rows (storage was changed behind them: the session deleted). */
+  drop(): void {
+    this.#unsettled = undefined;
+  }
 
-/**
- * Orphaned waiting turns as an alarm concern: each orphan `RETURN_GRACE_MS` after its arrival is queued as
- * a turn of origin `resume` with its own invocation and user event ids (the turn queue's consumer then
- * waits in the line like any caller), in arrival order, and leaves the table. With no session or no queue
- * bound they are given up (logged), as a dead turn's resume is. A caller that comes back after its turn
- * was queued runs the same invocation: whichever begins second finds it stored and runs nothing more.
- */
-export function waitingConcern(options: {
-  waiting: WaitingTurns;
-  session: () => SessionKey | null;
-  queue: () => ReminderQueue | null;
-  log: (message: string) => void;
-}): ScheduledConcern {
-  const { waiting, log } = options;
-  return {
-    nextAlarmAt: () => {
-      const first = waiting.orphans()[0];
-      return first ? first.arrivedAt + RETURN_GRACE_MS : null;
-    },
-    async onAlarm(now) {
-      const due = waiting.orphans().filter((orphan) => orphan.arrivedAt + RETURN_GRACE_MS <= now);
-      const key = options.session();
-      const queue = options.queue();
-      const missing = !key ? "its session is gone" : "the TURNS queue or WEBHOOK_TURNS binding is missing";
-      for (const { event } of due) {
-        if (!key || !queue) {
-          log(`Turn ${event.invocationId} waited in line when its object restarted; dropped: ${missing}.`);
-          waiting.drop(event.id);
-          continue;
-        }
-        const claim = {
-          appName: key.appName,
-          origin: "resume" as const,
-          source: event.invocationId,
-          deliveryId: `${event.invocationId}#waiting`,
-          turn: {
-            userId: key.userId,
-            sessionId: key.sessionId,
-            newMessage: event.content ?? { role: "user", parts: [] },
-            ...(Object.keys(event.actions.stateDelta).length > 0
-              ? { stateDelta: event.actions.stateDelta }
-              : {}),
-          },
-          invocationId: event.invocationId,
-          userEventId: event.id,
-        };
-        const ids = { uuid: () => crypto.randomUUID() };
-        await enqueueTurn(claim, { ledger: turnLedger(queue.turns), queue: queue.queue, ids });
-        waiting.drop(event.id);
-        log(`Turn ${event.invocationId} waited in line when its session's object restarted; it is queued.`);
-      }
-    },
-  };
+  #rows(): Map<string, Unsettled> {
+    this.#unsettled ??= new Map(
+      UNSETTLED.all(this.sql).map((row) => [
+        row.event_id,
+        { arrivedAt: row.arrived_at, here: row.here === 1 },
+      ]),
+    );
+    return this.#unsettled;
+  }
 }

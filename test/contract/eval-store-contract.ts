@@ -48,6 +48,17 @@ export function describeEvalStoreContract(label: string, setup: () => EvalDocume
       app = freshApp();
     });
 
+    it("lists a page of ids: those after a given one, at most a limit, every id once over the pages", async () => {
+      const ids = ["s1", "s2", "s3", "s4", "s5"];
+      for (const evalSetId of [...ids].reverse()) await sets.createSet(app, { evalSetId });
+      const first = await sets.listSets(app, { limit: 2 });
+      const second = await sets.listSets(app, { after: first.at(-1), limit: 2 });
+      const third = await sets.listSets(app, { after: second.at(-1), limit: 2 });
+      expect([first, second, third]).toEqual([["s1", "s2"], ["s3", "s4"], ["s5"]]);
+      expect(await sets.listSets(app, { after: "s5", limit: 2 })).toEqual([]);
+      expect(await sets.listSets(app, { after: "s2" })).toEqual(["s3", "s4", "s5"]);
+    });
+
     it("creates, lists (sorted), reads and deletes eval sets, per app", async () => {
       expect(await sets.listSets(app)).toEqual([]);
       const made = await sets.createSet(app, { evalSetId: "b_set", name: "B", description: "the b set" });

@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { appendCases } from "./append-cases.js";
 import type { HarnessSetup } from "./fixtures.js";
+import { pageCases } from "./page-cases.js";
 import { resumeCases } from "./resume-cases.js";
 import { sessionCases } from "./sessions-cases.js";
 import { traceCases } from "./trace-cases.js";
@@ -15,6 +16,7 @@ export type { HarnessSetup, SessionStoreHarness } from "./fixtures.js";
 export function describeSessionStoreContract(label: string, setup: HarnessSetup): void {
   describe(`SessionStore contract: ${label}`, () => {
     sessionCases(setup);
+    pageCases(setup);
     appendCases(setup);
     turnCases(setup);
     traceCases(setup);

@@ -81,7 +81,7 @@ export function sessionCases(setup: HarnessSetup): void {
         "invalid_request",
       );
       expect(await t.store.getSession(t.key("twice"))).toBeNull();
-      expect((await t.store.listSessions(t.app, "u1")).map((s) => s.id)).not.toContain("twice");
+      expect((await t.store.listSessions(t.app, "u1")).sessions.map((s) => s.id)).not.toContain("twice");
       const again = await t.store.createSession({ ...t.key("twice") });
       expect(again.state).toEqual({});
       expect(again.events).toEqual([]);
@@ -96,13 +96,13 @@ export function sessionCases(setup: HarnessSetup): void {
       await t.session("s2", "u1", { n: 2 });
       await t.session("elsewhere", "u2");
       await t.store.appendEvent(t.key("s1"), makeEvent({ text: "hi" }));
-      const listed = await t.store.listSessions(t.app, "u1");
+      const listed = (await t.store.listSessions(t.app, "u1")).sessions;
       const byId = Object.fromEntries(listed.map((s) => [s.id, s]));
       expect(Object.keys(byId).sort()).toEqual(["s1", "s2"]);
       expect(byId.s1).toMatchObject({ appName: t.app, userId: "u1", events: [] });
       expect(byId.s1?.state).toEqual({ n: 1, "user:u": "x", "app:a": "y" });
       expect(byId.s2?.state).toEqual({ n: 2, "user:u": "x", "app:a": "y" });
-      expect(await t.store.listSessions(t.app, "nobody")).toEqual([]);
+      expect(await t.store.listSessions(t.app, "nobody")).toEqual({ sessions: [] });
     });
 
     it("deletes a session so it is neither read nor listed", async () => {
@@ -110,12 +110,12 @@ export function sessionCases(setup: HarnessSetup): void {
       await t.session("s2");
       await t.store.deleteSession(t.key("s1"));
       expect(await t.store.getSession(t.key("s1"))).toBeNull();
-      expect((await t.store.listSessions(t.app, "u1")).map((s) => s.id)).toEqual(["s2"]);
+      expect((await t.store.listSessions(t.app, "u1")).sessions.map((s) => s.id)).toEqual(["s2"]);
     });
 
     it("treats deleting a missing session as a no-op", async () => {
       await expect(t.store.deleteSession(t.key("never"))).resolves.toBeUndefined();
-      expect(await t.store.listSessions(t.app, "u1")).toEqual([]);
+      expect(await t.store.listSessions(t.app, "u1")).toEqual({ sessions: [] });
     });
 
     it("lets a deleted session id be created again, empty", async () => {

@@ -17,7 +17,9 @@ export type PeerStep =
   | { status: { state: string; message?: string } }
   | { artifact: { text: string; lastChunk?: boolean; append?: boolean } }
   | { message: string }
-  | { hang: true };
+  | { hang: true }
+  /** Waits this many ms before the next step (a slow peer). */
+  | { wait: number };
 
 export type PeerScript = (request: RequestContext) => PeerStep[];
 
@@ -66,6 +68,10 @@ class ScriptedExecutor implements AgentExecutor {
       if ("hang" in step) {
         await new Promise<void>((resolve) => this.hanging.push(resolve));
         return;
+      }
+      if ("wait" in step) {
+        await new Promise((resolve) => setTimeout(resolve, step.wait));
+        continue;
       }
       if ("task" in step) {
         const { state, message, artifacts = [] } = step.task;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/event.js";
-import { type DevServer, freePort, startDevServer } from "./dev-server.js";
+import { type DevServer, freePort, startDevServer } from "../support/dev-server.js";
 
 /** A counter the `charge` tool calls: it counts each hit, and holds the answer while `hold` is set. */
 function counterServer() {

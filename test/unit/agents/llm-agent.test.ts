@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
+import { unansweredMessage } from "../../../src/core/open-calls.js";
 import { harness } from "../support/harness.js";
 import { collect, texts } from "../support/run-helpers.js";
 import { promptText, scriptedModel } from "../support/scripted-model.js";
@@ -73,7 +74,13 @@ describe("LlmAgent tool calls", () => {
     const events = await h.turn("go");
     expect(events.at(-1)).toMatchObject({ author: "worker", errorCode: "TOOL_ERROR" });
     expect(events.at(-1)?.errorMessage).toContain("disk full");
-    expect((await h.session()).events.map((e) => e.author)).toEqual(["user", "worker", "worker"]);
+    // The store answers the call the failed turn left open once the turn ends (decision 047).
+    const stored = (await h.session()).events;
+    expect(stored.map((e) => e.author)).toEqual(["user", "worker", "worker", "worker"]);
+    expect(stored.at(-1)?.content?.parts?.[0]?.functionResponse).toMatchObject({
+      name: "boom",
+      response: { error: unansweredMessage("boom") },
+    });
   });
 
   it("uses onToolError's result as the response when a tool throws", async () => {

@@ -21,7 +21,7 @@ describe("SessionsService", () => {
     );
     const created = await sessions.create({ ...key("s1"), state: { a: 1 }, events: [seed] });
     expect(created.events.map((e) => e.id)).toEqual([seed.id]);
-    expect((await sessions.get(key("s1"))).state).toEqual({ a: 2 });
+    expect((await sessions.get(key("s1"))).session.state).toEqual({ a: 2 });
   });
 
   it("leaves no session behind when a seed is refused", async () => {
@@ -31,7 +31,7 @@ describe("SessionsService", () => {
       code: "invalid_request",
     });
     await expect(sessions.get(key("s2"))).rejects.toMatchObject({ code: "session_not_found" });
-    expect(await sessions.list("app", "u1")).toEqual([]);
+    expect(await sessions.list("app", "u1")).toEqual({ sessions: [] });
   });
 
   it("records a state patch as a user event in a fresh p- invocation holding only the delta", async () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { StreamResponse as Codec, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
+import { unansweredMessage } from "../../../src/core/open-calls.js";
 import { demoApp } from "../../../src/demo/app.js";
 import { DurableObjectSessionStore } from "../../../src/session/do-store.js";
 import { a2aWorker, asTask, kindOf, storedUpdates, textOf, userMessage, v1Client } from "../support/a2a.js";
@@ -101,7 +102,13 @@ describe("A2A 1.0 with the @a2a-js/sdk client", () => {
     await settle();
     const events = await storedEvents(gated.app.name, task.contextId);
     expect(events.at(-1)).toMatchObject({ author: "gatekeeper", errorCode: "TURN_CANCELED" });
-    expect(events.some((e) => e.content?.parts?.some((p) => p.functionResponse))).toBe(false);
+    // The tool's own answer never got in: the call's only response is the store's, written with the cancel.
+    const responses = events.flatMap((e) =>
+      (e.content?.parts ?? []).flatMap((p) => p.functionResponse ?? []),
+    );
+    expect(responses).toEqual([
+      { id: "call-gate", name: "wait_gate", response: { error: unansweredMessage("wait_gate") } },
+    ]);
     expect((await client.getTask({ id: task.id } as never)).status?.state).toBe(
       TaskState.TASK_STATE_CANCELED,
     );

@@ -57,7 +57,10 @@ export async function digest(
     }
   };
   const listed = await read(() => store.listSessions(names.app, names.user));
-  const ids = new Set([...names.sessions, ...(Array.isArray(listed) ? listed.map((s) => s.id) : [])]);
+  const ids = new Set([
+    ...names.sessions,
+    ...(typeof listed === "string" ? [] : listed.sessions.map((s) => s.id)),
+  ]);
   const sessions = await Promise.all(
     [...ids].map((sessionId) =>
       read(async () => {

@@ -1,3 +1,4 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
@@ -9,7 +10,7 @@ import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
 import { helloApp } from "../support/apps.js";
 import { fakeModelServer } from "../support/fake-model.js";
 import { callWorker, expectJson, freshIds, noSleep, runBody, sessionsOf } from "../support/http.js";
-import { elapseLease as elapse, heldModel, newLifetime } from "../support/turn-control.js";
+import { elapseLease as elapse, heldModel, newLifetime, sessionStub } from "../support/turn-control.js";
 
 // The lost lease is checked in the stored events and frames, so the log port is quiet.
 const services = { sleep: noSleep, log: () => undefined };
@@ -20,7 +21,7 @@ const rootText = (invocationId: string, text: string) =>
   createEvent({ invocationId, author: "root", content: { role: "model", parts: [{ text }] } }, eventEnv);
 
 describe("interrupted turns over HTTP", () => {
-  it("keeps every event of a turn whose isolate died, refuses new turns until its lease lapses, then runs again", async () => {
+  it("keeps every event of a turn whose isolate died, refuses new turns until the turn was resumed, then runs the new one after it", async () => {
     const fake = fakeModelServer();
     const { app, user, session } = freshIds("crash");
     const call = callWorker(
@@ -46,7 +47,12 @@ describe("interrupted turns over HTTP", () => {
     expect(await expectJson(refused, 409)).toMatchObject({ code: "session_busy" });
     expect(await sessions.eventsOf(session)).toEqual(crashed);
 
-    await elapse(key, DEFAULT_LEASE_TTL_MS);
+    // Its lease lapsed, but the dead turn goes first: a new message still waits for its resume (decision 047).
+    await elapse(key, DEFAULT_LEASE_TTL_MS + 2_000);
+    const first = call("/run", { method: "POST", json: runBody(app, user, session, "again?") });
+    expect(await expectJson(first, 409)).toMatchObject({ code: "session_busy" });
+    expect(await runDurableObjectAlarm(sessionStub(key))).toBe(true);
+    await sessionStub(key).turnsSettled();
     const events = await expectJson<Event[]>(
       call("/run", { method: "POST", json: runBody(app, user, session, "again?") }),
       200,
@@ -54,9 +60,10 @@ describe("interrupted turns over HTTP", () => {
     expect(events.map((e) => e.content?.parts?.[0]?.text)).toEqual(["hello-model answers: again?"]);
     const after = await sessions.eventsOf(session);
     expect(after.slice(0, 3)).toEqual(crashed);
-    expect(after.slice(3).map((e) => [e.author, e.content?.parts?.[0]?.text])).toEqual([
-      ["user", "again?"],
-      ["root", "hello-model answers: again?"],
+    // The dead turn's last event was already a final answer: its resume ran nothing more.
+    expect(after.slice(3).map((e) => [e.author, e.invocationId, e.content?.parts?.[0]?.text])).toEqual([
+      ["user", events[0]?.invocationId, "again?"],
+      ["root", events[0]?.invocationId, "hello-model answers: again?"],
     ]);
     // The dead turn cannot write into the session any more.
     const late = rootText(invocationId, "three");
@@ -74,14 +81,12 @@ describe("interrupted turns over HTTP", () => {
 
     const pending = call("/run_sse", { method: "POST", json: runBody(app, user, session, "slow one") });
     await held.started;
-    // While the model thinks, the lease lapses and another turn takes the session over.
+    // While the model thinks, the lease lapses and the same invocation is taken over (a resume elsewhere).
     await elapse(key, DEFAULT_LEASE_TTL_MS);
+    const [slow] = await sessions.eventsOf(session);
+    if (!slow) throw new Error("the turn stored no user event");
     const store = new DurableObjectSessionStore(env);
-    const takeover = createEvent(
-      { invocationId: "e-takeover", author: "user", content: userText("mine now") },
-      eventEnv,
-    );
-    await store.beginTurn(key, takeover);
+    await store.beginTurn(key, slow);
     held.release();
 
     const res = await pending;
@@ -93,12 +98,47 @@ describe("interrupted turns over HTTP", () => {
       error_details: { code: "lease_lost" },
     });
     const stored = await sessions.eventsOf(session);
-    expect(stored.map((e) => [e.author, e.content?.parts?.[0]?.text])).toEqual([
-      ["user", "slow one"],
-      ["user", "mine now"],
-    ]);
+    expect(stored.map((e) => [e.author, e.content?.parts?.[0]?.text])).toEqual([["user", "slow one"]]);
     // The turn that took over still holds the session: the failed turn's cleanup did not release it.
     const busy = call("/run", { method: "POST", json: runBody(app, user, session, "anyone?") });
     expect(await expectJson(busy, 409)).toMatchObject({ code: "session_busy" });
+  });
+
+  it("refuses a new invocation's begin while a turn that did not end waits for its resume, even after its lease lapsed", async () => {
+    const { app, user } = freshIds("marked");
+    const store = new DurableObjectSessionStore(env);
+    const key = { appName: app, userId: user, sessionId: "s1" };
+    await store.createSession(key);
+    const dead = createEvent({ invocationId: "e-dead", author: "user", content: userText("one") }, eventEnv);
+    await store.beginTurn(key, dead);
+    await newLifetime(key);
+    await elapse(key, DEFAULT_LEASE_TTL_MS + 5_000);
+    const other = createEvent(
+      { invocationId: "e-other", author: "user", content: userText("two") },
+      eventEnv,
+    );
+    await expect(store.beginTurn(key, other)).rejects.toMatchObject({ code: "session_busy" });
+    // The dead invocation's own begin (its resume) takes the session, and once it ended the other may.
+    const resumed = await store.beginTurn(key, dead);
+    expect(resumed.resumed).toBe(true);
+    await store.endTurn(key, resumed.lease);
+    await expect(store.beginTurn(key, other)).resolves.toMatchObject({ resumed: false });
+    expect((await store.getSession(key))?.events.map((e) => e.id)).toEqual([dead.id, other.id]);
+  });
+
+  it("forgets a turn that did not end when its session is deleted: the session made again under its id takes a new turn", async () => {
+    const { app, user } = freshIds("deleted");
+    const store = new DurableObjectSessionStore(env);
+    const key = { appName: app, userId: user, sessionId: "s1" };
+    await store.createSession(key);
+    const dead = createEvent({ invocationId: "e-dead", author: "user", content: userText("one") }, eventEnv);
+    await store.beginTurn(key, dead);
+    await store.deleteSession(key);
+    await store.createSession(key);
+    const fresh = createEvent(
+      { invocationId: "e-fresh", author: "user", content: userText("two") },
+      eventEnv,
+    );
+    await expect(store.beginTurn(key, fresh)).resolves.toMatchObject({ resumed: false });
   });
 });

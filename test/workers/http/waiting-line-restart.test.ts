@@ -7,10 +7,11 @@ import { createEvent, type Event, EventSchema } from "../../../src/core/event.js
 import type { Session } from "../../../src/core/session.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { DEFAULT_LEASE_TTL_MS } from "../../../src/session/lease.js";
-import { RETURN_GRACE_MS } from "../../../src/turns/waiting-turns.js";
+import { RETURN_GRACE_MS } from "../../../src/turns/waiting-concern.js";
 import { turnLedger } from "../../../src/webhooks/turn-ledger.js";
+import { until } from "../../support/signal.js";
 import { expectJson, freshIds, noSleep, runBody } from "../support/http.js";
-import { elapseLease, gatedModel, sessionStub } from "../support/turn-control.js";
+import { gatedModel, sessionStub } from "../support/turn-control.js";
 import { hookWorker } from "../support/webhooks.js";
 
 const services = { sleep: noSleep, log: () => undefined };
@@ -146,7 +147,7 @@ describe("the double-texting line (enqueue) across a restart of the session's ob
     expect(t.gated.asked).toEqual(["one", "two"]);
   });
 
-  it("runs both turns from the queue when the object that ran them restarts (turns in the object): the dead one resumed, the waiting one queued, in order, once", async () => {
+  it("resumes the dead turn at once in the object that ran it when that object restarts, then runs the waiting one there: in order, once, nothing queued, no lease waited out", async () => {
     const t = await busySession("session-object");
     const second = t.run("two");
     await untilWaiting(t.key, 1);
@@ -158,33 +159,25 @@ describe("the double-texting line (enqueue) across a restart of the session's ob
     const [userOne] = await t.events();
     if (!userOne) throw new Error("the first turn stored no user event");
 
-    // Its lease lapses and the waiting turn's grace ends: the alarm queues both.
-    await elapseLease(t.key, DEFAULT_LEASE_TTL_MS + 2_000);
-    await runInDurableObject(sessionStub(t.key), (_instance, state) => {
-      state.storage.sql.exec("UPDATE waiting_turns SET arrived_at = arrived_at - ?", RETURN_GRACE_MS);
-    });
-    expect(await runDurableObjectAlarm(sessionStub(t.key))).toBe(true);
+    // The call above started the object again: its alarm resumes the dead turn at once (decision 047).
+    await t.gated.waiting(2);
+    t.gated.open();
+    await until(async () => ((await t.stored()).length === 4 ? true : undefined));
+    await sessionStub(t.key).turnsSettled();
+    expect(await t.stored()).toEqual(ONE_THEN_TWO);
+    expect(t.gated.asked).toEqual(["one", "one", "two"]);
+    const events = await t.events();
+    expect(events.map((e) => e.invocationId)).toEqual([
+      userOne.invocationId,
+      userOne.invocationId,
+      waitingEvent.invocationId,
+      waitingEvent.invocationId,
+    ]);
+    expect(await waitingRows(t.key)).toEqual([]);
     if (!env.WEBHOOK_TURNS) throw new Error("wrangler.toml binds WEBHOOK_TURNS");
     const ledger = turnLedger(env.WEBHOOK_TURNS);
-    const resumed = ledger.turnIdOf(
-      t.key.appName,
-      "resume",
-      userOne.invocationId,
-      `${userOne.invocationId}#1`,
-      t.key,
-    );
-    const queued = ledger.turnIdOf(
-      t.key.appName,
-      "resume",
-      waitingEvent.invocationId,
-      `${waitingEvent.invocationId}#waiting`,
-      t.key,
-    );
-    expect(await waitingRows(t.key)).toEqual([]);
-
-    t.gated.open();
-    expect(await t.worker.consume([{ turnId: resumed }])).toMatchObject({ acked: 1, retried: [] });
-    expect(await t.worker.consume([{ turnId: queued }])).toMatchObject({ acked: 1, retried: [] });
-    expect(await t.stored()).toEqual(ONE_THEN_TWO);
+    const { invocationId } = userOne;
+    const resumeId = ledger.turnIdOf(t.key.appName, "resume", invocationId, `${invocationId}#1`, t.key);
+    expect(await ledger.turn(resumeId)?.get()).toBeNull();
   });
 });

@@ -18,7 +18,7 @@ function bothStores(): SessionStore & TaskStore {
   return {
     createSession: (request) => s.createSession(request),
     getSession: (key, window) => s.getSession(key, window),
-    listSessions: (app, user) => s.listSessions(app, user),
+    listSessions: (app, user, page) => s.listSessions(app, user, page),
     deleteSession: (key) => s.deleteSession(key),
     appendEvent: (key, event, options) => s.appendEvent(key, event, options),
     beginTurn: (key, event, window) => s.beginTurn(key, event, window),

@@ -12,26 +12,49 @@ import { freshApp } from "../../contract/fixtures.js";
 import { collect, testServices, text } from "../../unit/support/run-helpers.js";
 import { promptText, scriptedModel } from "../../unit/support/scripted-model.js";
 
-/** A namespace that counts how often the store addresses one of its objects. */
-function counted<T extends { getByName(name: string): unknown }>(namespace: T, count: () => void): T {
+/** The user object's methods that keep the session index (decision 046), not its `user:` state. */
+const INDEX_METHODS = new Set(["markSession", "writeSession"]);
+
+/** A namespace whose stubs count their method calls: `count(method)` on each. */
+function counted<T extends { getByName(name: string): unknown }>(
+  namespace: T,
+  count: (method: string) => void,
+): T {
   return new Proxy(namespace, {
     get(target, prop) {
       if (prop !== "getByName") return Reflect.get(target, prop);
       return (name: string) => {
-        count();
-        return target.getByName(name);
+        const stub = target.getByName(name);
+        // A stand-in that counts each method call and makes it on the stub (a stub is itself a proxy, so
+        // it is not wrapped: its own `then` or `apply` would be taken for RPC methods).
+        return new Proxy(
+          {},
+          {
+            get: (_, method) =>
+              typeof method !== "string" || method === "then"
+                ? undefined
+                : (...args: unknown[]) => {
+                    count(method);
+                    // SAFETY: a stub's string properties are its object's RPC methods.
+                    return (stub as Record<string, (...a: unknown[]) => unknown>)[method]?.(...args);
+                  },
+          },
+        );
       };
     },
   });
 }
 
-/** Real Durable Objects behind namespaces that count the calls to `AppObject`s and `UserObject`s. */
+/**
+ * Real Durable Objects behind namespaces that count the calls to `AppObject`s and `UserObject`s: the
+ * user object's index calls (its mark before the turn, its row after) apart from its state calls.
+ */
 function countingStore() {
-  const calls = { app: 0, user: 0 };
+  const calls = { app: 0, user: 0, index: 0 };
   const spied: SessionStoreEnv = {
     ...env,
     APPS: counted(env.APPS, () => void calls.app++),
-    USERS: counted(env.USERS, () => void calls.user++),
+    USERS: counted(env.USERS, (method) => void (INDEX_METHODS.has(method) ? calls.index++ : calls.user++)),
   };
   return { store: new DurableObjectSessionStore(spied), calls };
 }
@@ -44,6 +67,7 @@ async function turn(root: BaseAgent, state: StateMap = {}, stateDelta?: StateMap
   await store.createSession({ ...key, state });
   calls.app = 0;
   calls.user = 0;
+  calls.index = 0;
   const runner = new Runner({ app, sessionStore: store, services: testServices() });
   const events = await collect(runner, {
     userId: "u1",
@@ -72,7 +96,8 @@ describe("a turn reads the app's and the user's Durable Objects only when its ag
     const { events, calls, state } = await turn(root, { "app:motto": "be kind", "user:tier": "gold" });
 
     expect(events.map((e) => e.author)).toEqual(["root", "root", "billing"]);
-    expect(calls).toEqual({ app: 0, user: 0 });
+    // The user object only hears of the turn for the session index: announced before, its row after.
+    expect(calls).toEqual({ app: 0, user: 0, index: 2 });
     // The shared scopes are untouched and still read by the session API.
     expect(state).toMatchObject({
       "app:motto": "be kind",
