@@ -1,6 +1,6 @@
 // `npm run eval -- <app> <evalset.json>`: runs an ADK eval set against an app in Node, with the in-memory
 // stores, prints each case's score per metric and exits 1 when a case falls under a threshold (2 for a
-// usage or input error), so a CI can gate a deploy on it. README "Evaluations".
+// usage or input error), so a CI can gate a deploy on it. docs/evals.md.
 //
 //   npm run eval -- demo evals/demo.evalset.json
 //   npm run eval -- ./src/my-app.ts evals/my.evalset.json --config evals/test_config.json
