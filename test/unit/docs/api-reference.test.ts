@@ -1,6 +1,7 @@
 /**
  * The API reference in docs/api/ is what `npm run docs:api` (typedoc with typedoc-plugin-markdown, from the
- * entries' declarations and doc comments) makes of today's sources: regenerated into a scratch folder and
+ * entries' declarations and doc comments, each entry named by its import path through
+ * scripts/docs/typedoc-entry-names.mjs) makes of today's sources: regenerated into a scratch folder and
  * compared file by file, so a change to an export or its doc comment comes with the reference.
  */
 import { execFile } from "node:child_process";
@@ -23,6 +24,13 @@ async function filesUnder(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
+const pkg: { name: string; exports: Record<string, string | Record<string, string>> } = JSON.parse(
+  await readFile(join(ROOT, "package.json"), "utf8"),
+);
+const typedocConfig: { entryPoints: string[] } = JSON.parse(
+  await readFile(join(ROOT, "typedoc.json"), "utf8"),
+);
+
 const scratch = await mkdtemp(join(tmpdir(), "baton-api-reference-"));
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -40,9 +48,16 @@ describe("the generated API reference (docs/api)", () => {
     expect([...committed.keys()].sort(), "run npm run docs:api").toEqual([...fresh.keys()].sort());
     const stale = [...fresh].filter(([path, text]) => committed.get(path) !== text).map(([path]) => path);
     expect(stale, "these pages differ from the sources: run npm run docs:api").toEqual([]);
-    // Every entry of the package has its page, and the index links each.
+    // Each entry typedoc.json names has its page under the import path a user writes, linked from the index.
     const index = fresh.get("README.md") ?? "";
-    for (const page of ["index.md", "cloudflare.md", "mcp.md", "evals.md", "models/openai-provider.md"])
+    for (const source of typedocConfig.entryPoints) {
+      const entry = Object.entries(pkg.exports).find(
+        ([, target]) => typeof target === "object" && target["baton-source"] === `./${source}`,
+      );
+      expect(entry, `${source} is no package entry`).toBeDefined();
+      const page = `${pkg.name}${entry?.[0].slice(1)}.md`;
+      expect(fresh.has(page), page).toBe(true);
       expect(index).toContain(`(${page})`);
+    }
   }, 240_000);
 });
