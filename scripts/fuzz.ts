@@ -1,12 +1,17 @@
 /**
  * `npm run fuzz -- --requests 3000 --seed 7`: the workerd fuzz test (test/workers/fuzz) at a size of your
- * choosing, printing its figures (statuses, 5xx, stored changes, seconds). `npm test` runs it small.
+ * choosing, printing its figures (statuses, 5xx, stored changes, seconds). `npm test` runs it small, with a
+ * seed of its own each run.
  */
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 
+// Without --seed, a new one each run (printed by the test, so a failure can be replayed with it).
 const { values } = parseArgs({
-  options: { requests: { type: "string", default: "3000" }, seed: { type: "string", default: "20261130" } },
+  options: {
+    requests: { type: "string", default: "3000" },
+    seed: { type: "string", default: String(Math.floor(Math.random() * 2 ** 31)) },
+  },
 });
 for (const [name, value] of Object.entries(values)) {
   if (!/^\d+$/.test(value)) {

@@ -83,6 +83,15 @@ export {
   type ToolCallbacks,
 } from "./agents/tool-execution.js";
 export { isToolset, type Toolset } from "./agents/toolset.js";
+// Where artifact versions and budgets are decided (decision 048): `memoryLedger` in one isolate.
+export {
+  type ArtifactLedger,
+  type LedgerScope,
+  type LedgerVersion,
+  memoryLedger,
+  type Reservation,
+  type ReserveOutcome,
+} from "./artifacts/artifact-ledger.js";
 export {
   BlobArtifactService,
   type BlobArtifactServiceOptions,

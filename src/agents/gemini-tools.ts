@@ -1,5 +1,6 @@
 import { BatonError } from "../core/errors.js";
 import type { GeminiBuiltInTool, LlmRequest, ModelSpec } from "../core/llm.js";
+import { lookupTable } from "../core/lookup-table.js";
 import type { RequestTool } from "./request-tool.js";
 
 /** `provider:` prefixes whose models are Gemini models served by Google's API (AI SDK `@ai-sdk/google`, Vertex). */
@@ -101,8 +102,8 @@ export class BuiltInCodeExecutor extends GeminiBuiltIn {
 }
 
 /** The built-in tools by their ADK (Python) names, as Agent Config YAML names them. */
-export const GEMINI_TOOLS_BY_YAML_NAME: Readonly<Record<string, RequestTool>> = {
+export const GEMINI_TOOLS_BY_YAML_NAME: Readonly<Record<string, RequestTool>> = lookupTable({
   google_search: googleSearch,
   url_context: urlContext,
   google_maps_grounding: googleMapsGrounding,
-};
+});

@@ -14,6 +14,12 @@ import {
 import type { Part } from "../core/content.js";
 import { BatonError } from "../core/errors.js";
 import { parseKey, scopePrefix, versionKey, versionsPrefix } from "./artifact-keys.js";
+import {
+  type ArtifactLedger,
+  type LedgerScope,
+  type LedgerVersion,
+  memoryLedger,
+} from "./artifact-ledger.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
 import { type ArtifactBlobs, type ListedBlob, memoryBlobs } from "./blobs.js";
 
@@ -21,10 +27,17 @@ export interface BlobArtifactServiceOptions {
   limits?: Partial<ArtifactLimits>;
   /** Milliseconds since the epoch, for `createTime` (tests pin it). */
   now?: () => number;
+  /**
+   * Where version numbers and budgets are decided (decision 048). Default: this isolate's memory, right for
+   * blobs in memory; blobs shared between isolates need a shared one (`r2Artifacts` gives the user's object).
+   */
+  ledger?: ArtifactLedger;
 }
 
-/** How many times a save takes the next version number after another save took its own. */
+/** How many times a save takes another version after finding a blob at the one it reserved. */
 const MAX_SAVE_ATTEMPTS = 8;
+/** Seconds a client waits before trying a save again that kept finding blobs in its way. */
+const RETRY_SECONDS = 1;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -38,11 +51,13 @@ export class BlobArtifactService implements ArtifactService {
   readonly limits: ArtifactLimits;
   readonly #blobs: ArtifactBlobs;
   readonly #now: () => number;
+  readonly #ledger: ArtifactLedger;
 
   constructor(blobs: ArtifactBlobs, options: BlobArtifactServiceOptions = {}) {
     this.#blobs = blobs;
     this.limits = { ...ARTIFACT_LIMITS, ...options.limits };
     this.#now = options.now ?? (() => Date.now());
+    this.#ledger = options.ledger ?? memoryLedger();
   }
 
   async saveArtifact(request: SaveArtifactRequest): Promise<number> {
@@ -66,17 +81,6 @@ export class BlobArtifactService implements ArtifactService {
         "invalid_request",
         `Artifact "${filename}": customMetadata is at most ${maxCustomMetadataBytes} bytes of JSON (maxCustomMetadataBytes).`,
       );
-    const scope = await this.#blobs.list(scopePrefix(request, scopeSession));
-    const used = scope.reduce((sum, blob) => sum + blob.size, 0);
-    if (used + body.byteLength > maxScopeBytes) {
-      const whose = isUserScoped(filename)
-        ? `user "${request.userId}"'s user: artifacts`
-        : `session "${scopeSession}"`;
-      throw new BatonError(
-        "quota_exceeded",
-        `Artifact "${filename}" (${body.byteLength} bytes) does not fit: ${whose} already keep ${used} of ${maxScopeBytes} bytes (maxScopeBytes).`,
-      );
-    }
     const meta: Record<string, string> = {
       kind: inline ? "inline" : "text",
       mimeType: mimeTypeOf(artifact),
@@ -84,11 +88,68 @@ export class BlobArtifactService implements ArtifactService {
       ...(Object.keys(custom).length > 0 ? { customMetadata: customJson } : {}),
       ...(inline?.displayName === undefined ? {} : { displayName: inline.displayName }),
     };
-    let version = nextVersion(versionsOf(scope, scopePrefix(request, scopeSession), filename));
-    for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; attempt++, version++) {
-      if (await this.#blobs.create(versionKey(request, version), body, meta)) return version;
+    const scope: LedgerScope = {
+      appName: request.appName,
+      userId: request.userId,
+      sessionId: isUserScoped(filename) ? null : (scopeSession ?? ""),
+    };
+    const reservation = { scope, filename, bytes: body.byteLength, maxBytes: maxScopeBytes };
+    let listed: LedgerVersion[] | undefined;
+    let taken: { version: number; bytes: number } | undefined;
+    for (let attempt = 0; attempt < MAX_SAVE_ATTEMPTS; ) {
+      const outcome = await this.#ledger.reserve({
+        ...reservation,
+        ...(listed ? { listed } : {}),
+        ...(taken ? { taken } : {}),
+      });
+      if (outcome.kind === "unseen") {
+        // The ledger has not seen this scope: what the store already holds counts from now on.
+        listed = await this.#listed(scopePrefix(request, scopeSession));
+        continue;
+      }
+      if (outcome.kind === "over") throw this.#over(request, scopeSession, body.byteLength, outcome.used);
+      attempt++;
+      const { version } = outcome;
+      const landed = await this.#blobs
+        .create(versionKey(request, version), body, meta)
+        .catch(async (error) => {
+          await this.#ledger.settle(scope, filename, version, false);
+          throw error;
+        });
+      if (landed) {
+        await this.#ledger.settle(scope, filename, version, true);
+        return version;
+      }
+      // A blob the ledger did not know holds that version (saved before the ledger, or by a save cut off
+      // before it settled): it is recorded with its size, and the next reservation takes the next number.
+      const [found] = await this.#blobs.list(versionKey(request, version));
+      taken = { version, bytes: found?.size ?? 0 };
     }
-    throw new BatonError("storage_error", `Artifact "${filename}": too many concurrent saves; try again.`);
+    throw new BatonError(
+      "storage_busy",
+      `Artifact "${filename}": the store kept answering with other saves' versions; save again.`,
+      {
+        retryAfterSeconds: RETRY_SECONDS,
+      },
+    );
+  }
+
+  /** The versions a scope's blobs hold, for a ledger that has not seen the scope. */
+  async #listed(prefix: string): Promise<LedgerVersion[]> {
+    return (await this.#blobs.list(prefix)).flatMap((blob) => {
+      const parsed = parseKey(prefix, blob.key);
+      return parsed ? [{ ...parsed, bytes: blob.size }] : [];
+    });
+  }
+
+  #over(ref: ArtifactRef, scopeSession: string | undefined, bytes: number, used: number): BatonError {
+    const whose = isUserScoped(ref.filename)
+      ? `user "${ref.userId}"'s user: artifacts`
+      : `session "${scopeSession}"`;
+    return new BatonError(
+      "quota_exceeded",
+      `Artifact "${ref.filename}" (${bytes} bytes) does not fit: ${whose} already keep ${used} of ${this.limits.maxScopeBytes} bytes (maxScopeBytes).`,
+    );
   }
 
   async loadArtifact(ref: ArtifactRef & { version?: number | undefined }): Promise<Part | undefined> {
@@ -141,11 +202,19 @@ export class BlobArtifactService implements ArtifactService {
   async deleteArtifact(ref: ArtifactRef): Promise<void> {
     const blobs = await this.#blobs.list(versionsPrefix(ref));
     await this.#blobs.delete(blobs.map((blob) => blob.key));
+    // After the blobs: a ledger that still counts a deleted version errs on the budget's safe side.
+    const sessionId = isUserScoped(ref.filename) ? null : (sessionOf(ref) ?? "");
+    await this.#ledger.forget({ appName: ref.appName, userId: ref.userId, sessionId }, ref.filename);
   }
 
   async deleteSessionArtifacts(scope: Required<ArtifactScopeKey>): Promise<void> {
     const blobs = await this.#blobs.list(scopePrefix(scope, scope.sessionId));
     await this.#blobs.delete(blobs.map((blob) => blob.key));
+    await this.#ledger.forget({
+      appName: scope.appName,
+      userId: scope.userId,
+      sessionId: scope.sessionId ?? "",
+    });
   }
 
   /** The name's versions, ascending, each with its listed blob. */
@@ -175,9 +244,6 @@ function versionsOf(blobs: readonly ListedBlob[], prefix: string, filename: stri
     })
     .sort((a, b) => a.version - b.version);
 }
-
-const nextVersion = (versions: readonly { version: number }[]): number =>
-  (versions.at(-1)?.version ?? -1) + 1;
 
 function parseMetadata(json: string): Record<string, unknown> {
   const value: unknown = JSON.parse(json);

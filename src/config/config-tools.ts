@@ -11,6 +11,7 @@ import { getUserChoice } from "../agents/get-user-choice-tool.js";
 import { loadArtifactsTool } from "../agents/load-artifacts-tool.js";
 import { loadMemoryTool, preloadMemoryTool } from "../agents/memory-tools.js";
 import type { ToolUnion } from "../agents/request-tool.js";
+import { lookupTable } from "../core/lookup-table.js";
 import type { AgentConfigRegistry } from "./agent-config-registry.js";
 import {
   AgentToolArgsSchema,
@@ -48,12 +49,12 @@ export interface ToolScope {
 }
 
 /** Tool classes of Baton's other entries that YAML may name: the entry to import when one is missing. */
-const ENTRY_TOOL_CLASSES: Readonly<Record<string, string>> = {
-  McpToolset:
-    'import { mcpToolClasses } from "@baton-agents/core/mcp" and give the registry toolClasses: mcpToolClasses (its peer @modelcontextprotocol/sdk installed)',
-  MCPToolset:
-    'import { mcpToolClasses } from "@baton-agents/core/mcp" and give the registry toolClasses: mcpToolClasses (its peer @modelcontextprotocol/sdk installed)',
-};
+const MCP_ENTRY =
+  'import { mcpToolClasses } from "@baton-agents/core/mcp" and give the registry toolClasses: mcpToolClasses (its peer @modelcontextprotocol/sdk installed)';
+const ENTRY_TOOL_CLASSES: Readonly<Record<string, string | undefined>> = lookupTable({
+  McpToolset: MCP_ENTRY,
+  MCPToolset: MCP_ENTRY,
+});
 
 const accepted = (registry: AgentConfigRegistry): string => {
   const names = [
@@ -158,7 +159,7 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
       const toolClasses = scope.registry.toolClasses ?? {};
       const toolClass = Object.hasOwn(toolClasses, tool.name) ? toolClasses[tool.name] : undefined;
       if (toolClass) return toolClass(tool.args, { file: scope.file, field });
-      const entry = Object.hasOwn(ENTRY_TOOL_CLASSES, tool.name) ? ENTRY_TOOL_CLASSES[tool.name] : undefined;
+      const entry = ENTRY_TOOL_CLASSES[tool.name];
       if (entry !== undefined)
         throw new AgentConfigError(
           configMessage(scope.file, `${field}.name`, `"${tool.name}" needs an entry: ${entry}`),
@@ -177,10 +178,7 @@ export function resolveTool(tool: ToolYaml, index: number, scope: ToolScope): To
       if (tool.name === "load_artifacts") return loadArtifactsTool;
       if (tool.name === "load_memory") return loadMemoryTool;
       if (tool.name === "preload_memory") return preloadMemoryTool;
-      const gemini = Object.hasOwn(GEMINI_TOOLS_BY_YAML_NAME, tool.name)
-        ? GEMINI_TOOLS_BY_YAML_NAME[tool.name]
-        : undefined;
-      return gemini ?? registered(tool.name, scope, `${field}.name`);
+      return GEMINI_TOOLS_BY_YAML_NAME[tool.name] ?? registered(tool.name, scope, `${field}.name`);
     }
   }
 }

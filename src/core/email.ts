@@ -30,6 +30,14 @@ export interface EmailTurn {
   stateDelta?: Record<string, unknown>;
 }
 
+/** A message as its thread sees it (decision 048): its From addresses and every address it names (lower case). */
+export interface ThreadMessage {
+  from: readonly string[];
+  participants: readonly string[];
+  /** The route's allow-list names every From address: the sender may take part in the thread's first session. */
+  allowed: boolean;
+}
+
 /** What `onResult` gets once the email's turn is done. */
 export interface EmailResult {
   turnId: string;

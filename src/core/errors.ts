@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   /** An authenticated caller reaching past what its token allows (another user's session, `app:` state). */
   forbidden: refusal(403, "user"),
   not_found: refusal(404, "user"),
+  /** A served path asked with a method it does not serve (answered with `Allow`). */
+  method_not_allowed: refusal(405, "user"),
   app_not_found: refusal(404, "user"),
   session_not_found: refusal(404, "user"),
   session_exists: refusal(409, "user"),
@@ -45,6 +47,8 @@ export const ERROR_CODES = {
   not_supported: refusal(501, "user"),
   /** The app's own definition is wrong (agent names, model settings): the developer's to fix. */
   invalid_config: refusal(500, "user"),
+  /** A store is too busy to answer now (an overloaded Durable Object): try again after `Retry-After`. */
+  storage_busy: refusal(503, "internal"),
   /** Stored data this code cannot read (a newer schema version). */
   storage_error: refusal(500, "internal"),
   internal: refusal(500, "internal"),
@@ -108,6 +112,8 @@ export interface BatonErrorOptions extends ErrorOptions {
   agentName?: string;
   /** The HTTP status an upstream (model provider, remote agent) answered with. */
   upstreamStatus?: number;
+  /** How long a client should wait before trying again (`Retry-After` on the HTTP answer). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -129,6 +135,7 @@ export class BatonError extends Error {
     readonly options: BatonErrorOptions = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // closed key: `code` is an `ErrorCode`, a key of the table by its type.
     const info: CodeInfo = ERROR_CODES[code];
     this.status = info.status;
     this.blame = info.blame;

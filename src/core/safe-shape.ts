@@ -18,38 +18,53 @@ function pathOf(where: string, keys: readonly (string | number)[]): string {
   return keys.length > 8 ? `${path}.…` : path;
 }
 
+/** Where a value's shape is unsafe: the message naming it, and the path (keys and indexes) to the node. */
+export interface ShapeProblem {
+  message: string;
+  path: readonly (string | number)[];
+}
+
 /**
- * Refuses (`invalid_request`, 400) a value nesting deeper than `MAX_JSON_DEPTH` or holding a forbidden key
- * at any depth, naming the path (`where`) and the key. The recursion stops at `MAX_JSON_DEPTH`, so a hostile
- * depth cannot overflow the stack; the path is spelled out only for a refusal, so a check allocates nothing.
+ * The first node of `value` nesting deeper than `MAX_JSON_DEPTH` or holding a forbidden key at any depth, as
+ * a message naming the path (`where`, then the keys) and the key; `null` for a safe shape. The recursion
+ * stops at `MAX_JSON_DEPTH`, so a hostile depth cannot overflow the stack; the path is spelled out only for
+ * a refusal, so a check allocates nothing.
  */
-export function assertSafeShape(value: unknown, where = "body"): void {
+export function shapeProblem(value: unknown, where = "body"): ShapeProblem | null {
   const keys: (string | number)[] = [];
-  const walk = (node: unknown, depth: number): void => {
-    if (typeof node !== "object" || node === null) return;
-    if (depth >= MAX_JSON_DEPTH)
-      throw new BatonError(
-        "invalid_request",
-        `${pathOf(where, keys)} nests deeper than ${MAX_JSON_DEPTH} levels.`,
-      );
+  const walk = (node: unknown, depth: number): string | null => {
+    if (typeof node !== "object" || node === null) return null;
+    if (depth >= MAX_JSON_DEPTH) return `${pathOf(where, keys)} nests deeper than ${MAX_JSON_DEPTH} levels.`;
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         keys.push(i);
-        walk(node[i], depth + 1);
+        const found = walk(node[i], depth + 1);
+        if (found !== null) return found;
         keys.pop();
       }
-      return;
+      return null;
     }
     for (const key in node) {
       if (!Object.hasOwn(node, key)) continue;
-      if (forbidden.has(key))
-        throw new BatonError("invalid_request", `Refused key "${key}" in ${pathOf(where, keys)}.`);
+      if (forbidden.has(key)) return `Refused key "${key}" in ${pathOf(where, keys)}.`;
       keys.push(key);
-      walk(Reflect.get(node, key), depth + 1);
+      const found = walk(Reflect.get(node, key), depth + 1);
+      if (found !== null) return found;
       keys.pop();
     }
+    return null;
   };
-  walk(value, 0);
+  const message = walk(value, 0);
+  return message === null ? null : { message, path: keys };
+}
+
+/**
+ * Refuses (`invalid_request`, 400) a value nesting deeper than `MAX_JSON_DEPTH` or holding a forbidden key
+ * at any depth (`shapeProblem`), naming the path (`where`) and the key.
+ */
+export function assertSafeShape(value: unknown, where = "body"): void {
+  const problem = shapeProblem(value, where);
+  if (problem !== null) throw new BatonError("invalid_request", problem.message);
 }
 
 /**

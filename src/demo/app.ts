@@ -116,7 +116,7 @@ const dailyDigest = {
 
 /**
  * Inbound email: mail to concierge@demo.baton.dev from a verified sender is a turn in its thread's session
- * (user `email`), answered by email through the `SEND_EMAIL` binding.
+ * (Baton's reserved user `baton:email:email`, decision 048), answered by email through the `SEND_EMAIL` binding.
  */
 const mailbox = {
   address: "concierge@demo.baton.dev",

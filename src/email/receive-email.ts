@@ -9,6 +9,7 @@ import { readStreamCapped } from "../runner/capped-stream.js";
 import { type EnqueueDeps, type EnqueueOutcome, enqueueTurn } from "../webhooks/enqueue-turn.js";
 import { sha256Hex } from "../webhooks/signing.js";
 import { checkSender } from "./sender-check.js";
+import { addressesIn, threadSessionOf } from "./thread-of.js";
 
 /** The parts of Cloudflare's `ForwardableEmailMessage` the handler uses. */
 export interface IncomingEmail {
@@ -32,8 +33,9 @@ export type EmailOutcome =
 
 /**
  * The Worker's `email` handler: finds the app whose route takes the recipient, refuses an oversized message
- * before reading it, parses it (postal-mime), checks the sender, works out its thread's session, and queues
- * its turn (deduplicated by `Message-ID`). Refused and quarantined messages store nothing.
+ * before reading it, parses it (postal-mime), checks every sender, works out its thread's session (one its
+ * senders took part in, `thread-of.ts`), and queues its turn (deduplicated by `Message-ID`). Refused and
+ * quarantined messages store nothing.
  */
 export async function receiveEmail(
   apps: ReadonlyMap<string, App>,
@@ -53,11 +55,15 @@ export async function receiveEmail(
   const raw = await readStreamCapped(message.raw, route.maxBytes);
   if (!raw) return reject(message, `message is over the limit of ${route.maxBytes} bytes`, deps);
   const parsed = await PostalMime.parse(raw);
-  const from = parsed.from?.address ?? "";
+  // Every From address (a message may name several, in one header or more): each must be verified, and each
+  // must have taken part in a thread for the message to continue it.
+  const froms = addressesIn(parsed, "from");
+  const from = froms[0] ?? "";
   const authResults = parsed.headers.filter((h) => h.key === "authentication-results").map((h) => h.value);
-  const verdict = from
-    ? checkSender(route, from, authResults)
-    : { ok: false as const, reason: "no From address" };
+  const verdict =
+    froms.length === 0
+      ? { ok: false as const, reason: "no From address" }
+      : (froms.map((address) => checkSender(route, address, authResults)).find((v) => !v.ok) ?? { ok: true });
   if (!verdict.ok) {
     const unverified = route.senders.unverified;
     if (unverified === "reject") return reject(message, `unverified sender: ${verdict.reason}`, deps);
@@ -69,6 +75,19 @@ export async function receiveEmail(
   const references = idsIn(parsed.references);
   const inReplyTo = idsIn(parsed.inReplyTo)[0];
   const root = references[0] ?? inReplyTo ?? messageId;
+  const participants = [...froms, ...addressesIn(parsed, "to"), ...addressesIn(parsed, "cc")];
+  let threadSessionId: string;
+  try {
+    threadSessionId = await threadSessionOf(
+      route,
+      { appName: app.name, root, from: froms, participants },
+      deps.ledger,
+    );
+  } catch (error) {
+    if (error instanceof BatonError && error.code === "invalid_request")
+      return reject(message, error.message, deps);
+    throw error;
+  }
   const email: InboundEmail = {
     envelopeFrom: message.from,
     to: message.to,
@@ -78,7 +97,7 @@ export async function receiveEmail(
     messageId,
     inReplyTo,
     references,
-    threadSessionId: `mail-${(await sha256Hex(new Uint8Array(new TextEncoder().encode(root)))).slice(0, 40)}`,
+    threadSessionId,
     attachments: parsed.attachments.map((a) => ({
       filename: a.filename,
       mimeType: a.mimeType,

@@ -32,6 +32,7 @@ export class R2EvalStore implements EvalDocumentStore {
   constructor(private readonly bucket: R2Bucket) {}
 
   private key(appName: string, kind: EvalDocumentKind, id: string): string {
+    // closed key: `kind` is an `EvalDocumentKind` ("set" | "result").
     return `${folder(appName, kind)}${id}${SUFFIX[kind]}`;
   }
 
@@ -71,8 +72,10 @@ export class R2EvalStore implements EvalDocumentStore {
         ...limit,
         ...(cursor ? { cursor } : {}),
       });
+      // closed key: `kind` is an `EvalDocumentKind` ("set" | "result").
+      const suffix = SUFFIX[kind];
       for (const { key } of listed.objects)
-        if (key.endsWith(SUFFIX[kind])) ids.push(key.slice(prefix.length, -SUFFIX[kind].length));
+        if (key.endsWith(suffix)) ids.push(key.slice(prefix.length, -suffix.length));
       cursor =
         listed.truncated && (page.limit === undefined || ids.length < page.limit) ? listed.cursor : undefined;
     } while (cursor);

@@ -5,6 +5,7 @@
  * and averages; the case passes a metric when the average reaches the metric's threshold.
  */
 import { BatonError } from "../core/errors.js";
+import { lookupTable } from "../core/lookup-table.js";
 import {
   type EvalMetric,
   type EvalMetricRequest,
@@ -64,7 +65,7 @@ export function finalText(invocation: Invocation): string {
     .join("\n");
 }
 
-export const METRICS: Readonly<Record<string, MetricDefinition>> = {
+export const METRICS: Readonly<Record<string, MetricDefinition>> = lookupTable({
   tool_trajectory_avg_score: {
     description:
       "The average of each invocation's tool trajectory match: 1 when the agent called the expected tools, with the expected arguments, in the expected order, else 0.",
@@ -77,7 +78,7 @@ export const METRICS: Readonly<Record<string, MetricDefinition>> = {
     defaultThreshold: 0.8,
     score: (actual, expected) => rouge1(finalText(expected), finalText(actual)).fmeasure,
   },
-};
+});
 
 /** What `GET …/metrics-info` answers: every metric Baton scores, each in [0, 1]. */
 export function metricsInfo(): MetricInfo[] {

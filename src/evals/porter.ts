@@ -8,8 +8,10 @@
  * (`test/unit/evals/porter.test.ts`, decision 034).
  */
 
+import { lookupTable } from "../core/lookup-table.js";
+
 /** NLTK's irregular forms, answered before any rule. */
-const POOL: Readonly<Record<string, string>> = {
+const POOL: Readonly<Record<string, string>> = lookupTable({
   sky: "sky",
   skies: "sky",
   dying: "die",
@@ -26,7 +28,7 @@ const POOL: Readonly<Record<string, string>> = {
   proceed: "proceed",
   exceed: "exceed",
   succeed: "succeed",
-};
+});
 
 const VOWELS = new Set(["a", "e", "i", "o", "u"]);
 
@@ -187,7 +189,8 @@ const step5b = (word: string): string => applyRules(word, [["ll", "l", () => abo
 
 /** The stem of a lowercase word, as NLTK's default `PorterStemmer().stem(word)` gives it. */
 export function porterStem(word: string): string {
-  if (Object.hasOwn(POOL, word)) return POOL[word] ?? word;
+  const pooled = POOL[word];
+  if (pooled !== undefined) return pooled;
   if (word.length <= 2) return word;
   return step5b(step5a(step4(step3(step2(step1c(step1b(step1a(word))))))));
 }

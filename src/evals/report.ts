@@ -15,12 +15,13 @@ export function reportLines(result: EvalSetResult): string[] {
   const lines: string[] = [];
   const width = Math.max(...Object.keys(METRICS).map((name) => name.length));
   for (const c of result.evalCaseResults) {
+    // closed key: an `EvalStatus` (the result's schema is an enum of the three).
     lines.push(`${STATUS_WORD[c.finalEvalStatus]}  ${c.evalId}`);
     for (const m of c.overallEvalMetricResults) {
       const score = m.score === undefined ? "  -  " : m.score.toFixed(3);
-      lines.push(
-        `      ${m.metricName.padEnd(width)}  ${score} (threshold ${m.threshold})  ${STATUS_WORD[m.evalStatus]}`,
-      );
+      // closed key: an `EvalStatus` (the result's schema is an enum of the three).
+      const status = STATUS_WORD[m.evalStatus];
+      lines.push(`      ${m.metricName.padEnd(width)}  ${score} (threshold ${m.threshold})  ${status}`);
     }
     c.evalMetricResultPerInvocation.forEach((inv, i) => {
       for (const m of inv.evalMetricResults) {

@@ -1,6 +1,7 @@
 import { BatonError } from "../core/errors.js";
 import { toWireSeconds } from "../core/ids.js";
 import type { Clock, IdSource } from "../core/ports.js";
+import { reservedUserKey } from "../core/reserved-users.js";
 import type { SessionStore } from "../core/session-store.js";
 import type { Runner } from "../runner/runner.js";
 import { DEFAULT_EVAL_USER_ID, EVAL_SESSION_ID_PREFIX } from "./eval-session.js";
@@ -37,7 +38,7 @@ const emptyActual = (expected: Invocation): Invocation => ({
 
 /**
  * Runs one case as ADK's `LocalEvalService` does: a fresh session (`___eval___session___<uuid>`, the case's
- * user and initial state), each expected invocation's user content sent as one turn through the app's
+ * user as Baton's reserved `baton:eval:<user>` (decision 048), and its initial state), each expected invocation's user content sent as one turn through the app's
  * runner, the session's events cut into actual invocations, and each metric scored over the pairs.
  */
 export async function runEvalCase(
@@ -47,7 +48,9 @@ export async function runEvalCase(
   metrics: readonly EvalMetric[],
 ): Promise<EvalCaseResult> {
   const appName = deps.runner.app.name;
-  const userId = evalCase.sessionInput?.userId ?? DEFAULT_EVAL_USER_ID;
+  // Eval sessions (and their `user:` state) belong to Baton's reserved eval user, never to a real one.
+  const caseUser = evalCase.sessionInput?.userId ?? DEFAULT_EVAL_USER_ID;
+  const userId = reservedUserKey("eval", caseUser, `Eval case "${evalCase.evalId}"`);
   const sessionId = `${EVAL_SESSION_ID_PREFIX}${deps.ids.uuid()}`;
   await deps.sessionStore.createSession({
     appName,

@@ -5,7 +5,7 @@ import { BatonA2aRequestHandler } from "../a2a/server/request-handler.js";
 import { handleRest, type RestCall } from "../a2a/server/rest.js";
 import type { A2aServerDeps } from "../a2a/server/server-deps.js";
 import { BatonError } from "../core/errors.js";
-import { a2aContextUserId, reservedUserId } from "../core/reserved-users.js";
+import { a2aContextUserId, reservedUserKey } from "../core/reserved-users.js";
 import type { App } from "../runner/app.js";
 import { findApp } from "./app-lookup.js";
 import { tokensOf } from "./auth.js";
@@ -123,7 +123,9 @@ function contextOwner(caller: Caller, app: App, deps: HonoEnv["Variables"]["deps
   return {
     // Baton's own callers' users are reserved: no end user's token can name them (decision 029).
     userIdFor: (contextId: string) =>
-      deps.a2aUserId === undefined ? a2aContextUserId(contextId) : reservedUserId("a2a", deps.a2aUserId),
+      deps.a2aUserId === undefined
+        ? a2aContextUserId(contextId)
+        : reservedUserKey("a2a", deps.a2aUserId, "createWorker's a2a.userId"),
   };
 }
 

@@ -3,12 +3,14 @@ import { tooLarge as a2aTooLarge, MAX_A2A_BODY_BYTES } from "../a2a/server/json-
 import { a2aCards, a2aRest, a2aRpc } from "./a2a.js";
 import { resolveApp } from "./app-lookup.js";
 import type { ArtifactsSupport } from "./artifacts.js";
-import { requireToken } from "./auth.js";
+import { requireToken, servesWithoutTokens } from "./auth.js";
 import { cappedBody } from "./capped-body.js";
-import { dev } from "./dev.js";
-import { notFound, onError } from "./http-errors.js";
+import { dev, notEnabled } from "./dev.js";
+import { checkHost } from "./host-check.js";
+import { onError } from "./http-errors.js";
 import { memory } from "./memory.js";
 import { meta } from "./meta.js";
+import { notServed, servedMethods } from "./method-not-allowed.js";
 import { ARTIFACTS_PATH, checkPathIds, ID_PATHS } from "./path-limits.js";
 import { run } from "./run.js";
 import { guardApp, guardUser } from "./scope-guards.js";
@@ -36,7 +38,8 @@ export function createAdkApi<B extends BatonBindings>(
 ): Hono<HonoEnv<B>> {
   const api = new Hono<HonoEnv<B>>();
   api.onError(onError);
-  api.notFound(notFound);
+  // No route took it: 405 with `Allow` when the path is served under other methods, else 404.
+  api.notFound(notServed(servedMethods(api)));
   api.get("/health", (c) => c.json({ status: "ok" }));
   // `npm run dev` serves ADK's dev UI as static assets under /dev-ui/ and sets DEV_UI (docs/decisions).
   api.get("/", (c, next) => (c.env.DEV_UI === "true" ? c.redirect("/dev-ui/") : next()));
@@ -57,6 +60,14 @@ export function createAdkApi<B extends BatonBindings>(
     );
   }
   api.use(cappedBody(MAX_BODY_BYTES, (c) => c.json({ detail: TOO_LARGE, code: "payload_too_large" }, 413)));
+  // A Worker that serves without tokens (`npm run dev`) answers only its own hosts: no page elsewhere can
+  // reach it by rebinding its name to 127.0.0.1 (decision 048; MCP checks on every Worker, mcp-route.ts).
+  api.use(
+    checkHost(
+      (c, detail) => c.json({ detail, code: "forbidden" }, 403),
+      (c) => servesWithoutTokens(c.env),
+    ),
+  );
   // Agent cards are public: clients read them to learn how to authenticate.
   api.route("/", a2aCards);
   api.use("/a2a/*", requireToken());
@@ -80,12 +91,13 @@ export function createAdkApi<B extends BatonBindings>(
   api.use("/apps/:app/*", resolveApp);
   api.route("/", meta);
   api.route("/", sessions);
-  // ADK's artifact routes (`@baton-agents/core/cloudflare/artifacts`), when the Worker serves them; else `dev`'s 501.
+  // ADK's artifact routes (`@baton-agents/core/cloudflare/artifacts`), when the Worker serves them; else 501.
   if (extra.artifacts) api.route("/", extra.artifacts.routes);
   api.route("/", memory);
   api.route("/", run);
-  // ADK's eval routes (`@baton-agents/core/cloudflare/evals`), when the Worker serves them; else `dev`'s 501.
+  // ADK's eval routes (`@baton-agents/core/cloudflare/evals`), when the Worker serves them; else 501.
   if (extra.evals) api.route("/", extra.evals);
   api.route("/", dev);
+  api.route("/", notEnabled({ evals: extra.evals !== undefined, artifacts: extra.artifacts !== undefined }));
   return api;
 }

@@ -24,6 +24,14 @@ export const tokensOf = (value: unknown): string[] =>
         .filter((t) => t !== "")
     : [];
 
+/**
+ * Whether the Worker serves without any credential (no `API_TOKENS`, no end-user mode, and
+ * `ALLOW_UNAUTHENTICATED` set: what `npm run dev` runs). Then nothing but the `Host` keeps a page on another
+ * site from calling it through DNS rebinding (`host-check.ts`).
+ */
+export const servesWithoutTokens = (env: HonoEnv["Bindings"] | undefined): boolean =>
+  env?.ALLOW_UNAUTHENTICATED === "true" && tokensOf(env.API_TOKENS).length === 0 && !endUserConfigOf(env);
+
 async function isServiceToken(token: string, tokens: readonly string[]): Promise<boolean> {
   // Every token is compared (in constant time), so the answer's timing says nothing about which matched.
   const matches = await Promise.all(tokens.map((known) => timingSafeEqual(known, token)));

@@ -1,5 +1,5 @@
 import { BatonError } from "../core/errors.js";
-import { isReservedUserId } from "../core/reserved-users.js";
+import { BATON_CALLERS_IN_WORDS, isReservedUserId } from "../core/reserved-users.js";
 
 /**
  * Who is calling, as the auth middleware found out: a service token (full access, as before end-user
@@ -31,15 +31,15 @@ export function assertMayUseApp(caller: Caller, appName: string): void {
 
 /**
  * 403 unless `caller` may act as `userId` in `appName`: service tokens may, end users only as themselves,
- * and never as one of Baton's own callers (A2A contexts, webhooks, schedules; decision 029), whatever
- * their token's `sub` says.
+ * and never as one of Baton's own callers (the registry in `core/reserved-users.ts`; decisions 029 and 048),
+ * whatever their token's `sub` says.
  */
 export function assertMayActAs(caller: Caller, appName: string, userId: string): void {
   assertMayUseApp(caller, appName);
   if (caller.kind === "end-user" && isReservedUserId(userId))
     throw new BatonError(
       "forbidden",
-      `The user "${userId}" belongs to Baton's own callers (A2A contexts, webhooks, schedules): end-user tokens cannot use it.`,
+      `The user "${userId}" belongs to Baton's own callers (${BATON_CALLERS_IN_WORDS}): end-user tokens cannot use it.`,
     );
   if (caller.kind === "end-user" && caller.subject !== userId)
     throw new BatonError(

@@ -110,22 +110,32 @@ for (const prefix of ["", "/dev/apps/:app"]) {
   });
 }
 
-for (const path of [...EVAL_PATHS, "/apps/:app/metrics-info", "/dev/apps/:app/metrics-info"]) {
-  dev.all(path, () => {
-    throw new BatonError(
-      "not_supported",
-      'Evaluations are not enabled in this Worker: pass `evals: evalRoutes()` (from "@baton-agents/core/cloudflare/evals") to createWorker.',
-    );
-  });
-}
-
-for (const path of [ARTIFACTS_PATH, `${ARTIFACTS_PATH}/*`]) {
-  dev.all(path, () => {
-    throw new BatonError(
-      "not_supported",
-      'Artifacts are not supported by this Worker: pass `artifacts: r2Artifacts()` (from "@baton-agents/core/cloudflare/artifacts") to createWorker.',
-    );
-  });
+/**
+ * 501 saying what to pass, on the routes of what this Worker was built without: evaluations (`evalRoutes()`)
+ * or artifacts (`r2Artifacts()`). A Worker that has them answers their routes itself, and an unknown path or
+ * method among them 404 or 405 like any other (decision 048).
+ */
+export function notEnabled(served: { evals: boolean; artifacts: boolean }): Hono<HonoEnv> {
+  const routes = new Hono<HonoEnv>();
+  if (!served.evals)
+    for (const path of [...EVAL_PATHS, "/apps/:app/metrics-info", "/dev/apps/:app/metrics-info"]) {
+      routes.all(path, () => {
+        throw new BatonError(
+          "not_supported",
+          'Evaluations are not enabled in this Worker: pass `evals: evalRoutes()` (from "@baton-agents/core/cloudflare/evals") to createWorker.',
+        );
+      });
+    }
+  if (!served.artifacts)
+    for (const path of [ARTIFACTS_PATH, `${ARTIFACTS_PATH}/*`]) {
+      routes.all(path, () => {
+        throw new BatonError(
+          "not_supported",
+          'Artifacts are not supported by this Worker: pass `artifacts: r2Artifacts()` (from "@baton-agents/core/cloudflare/artifacts") to createWorker.',
+        );
+      });
+    }
+  return routes;
 }
 
 for (const [path, feature] of UNSUPPORTED) {

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { jwk } from "hono/jwk";
 import { decode } from "hono/jwt";
 import * as z from "zod";
+import { lookupTable } from "../core/lookup-table.js";
 import type { RunServices } from "../core/ports.js";
 import type { Caller } from "./caller.js";
 import type { EndUserConfig } from "./end-user-config.js";
@@ -11,7 +12,7 @@ import type { HonoEnv } from "./types.js";
 import { unauthorized } from "./unauthorized.js";
 
 /** Why Hono's JWT checks refused a token, by the error's name; the token itself is never echoed. */
-const REASONS: Readonly<Record<string, string>> = {
+const REASONS: Readonly<Record<string, string>> = lookupTable({
   JwtTokenExpired: "it has expired",
   JwtTokenNotBefore: "it is not valid yet (nbf)",
   JwtTokenIssuedAt: "it was issued in the future (iat)",
@@ -25,7 +26,7 @@ const REASONS: Readonly<Record<string, string>> = {
   JwtAlgorithmMismatch: "its algorithm does not match its key",
   JwtHeaderInvalid: "its header is invalid",
   JwtHeaderRequiresKid: "its header names no key (kid)",
-};
+});
 
 const ClaimsSchema = z.looseObject({
   sub: z.string({ error: "no subject (sub)" }).min(1, "an empty subject (sub)"),

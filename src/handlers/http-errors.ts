@@ -9,8 +9,10 @@ import { BatonError } from "../core/errors.js";
  */
 export function onError(error: Error, c: Context): Response {
   if (error instanceof BatonError) {
+    const retry = error.options.retryAfterSeconds;
+    const headers = retry === undefined ? undefined : { "Retry-After": String(Math.ceil(retry)) };
     // SAFETY: every BatonError status comes from the closed table in core/errors.ts (4xx/5xx with bodies).
-    return c.json({ detail: error.message, code: error.code }, error.status as ContentfulStatusCode);
+    return c.json({ detail: error.message, code: error.code }, error.status as ContentfulStatusCode, headers);
   }
   if (error instanceof HTTPException) {
     // A middleware that built its own response (bearerAuth: JSON body, WWW-Authenticate) keeps it.

@@ -1,15 +1,16 @@
 import { createMiddleware } from "hono/factory";
 import { BatonError } from "../core/errors.js";
 import { ID_LIMITS, type IdLimit, idProblem } from "../core/limits.js";
+import { lookupTable } from "../core/lookup-table.js";
 import type { HonoEnv } from "./types.js";
 
 /** The path parameters that name stored things, with their limits (core/limits.ts). */
-const PARAMS: Readonly<Record<string, IdLimit>> = {
+const PARAMS: Readonly<Record<string, IdLimit>> = lookupTable({
   app: ID_LIMITS.appName,
   user: ID_LIMITS.userId,
   session: ID_LIMITS.sessionId,
   artifact: ID_LIMITS.artifactName,
-};
+});
 
 /** Where ADK's artifact routes are (`@baton-agents/core/cloudflare/artifacts`): their body cap and 501 use it. */
 export const ARTIFACTS_PATH = "/apps/:app/users/:user/sessions/:session/artifacts";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { BatonError } from "../core/errors.js";
-import { assertSafeShape } from "../core/safe-shape.js";
+import { readGuardedJson } from "../core/json-guard.js";
 
 /**
  * Parses a JSON body with a zod schema; a bad body is a 400 that names the fields at fault. Bodies nesting
@@ -14,19 +14,9 @@ export async function readBody<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   // UTF-8 whatever the Content-Type says (`text()` always decodes UTF-8): JSON text, as ADK's server reads it.
   const raw = await c.req.text();
-  let json: unknown;
-  if (raw.trim() === "") {
-    if (!options.optional) throw new BatonError("invalid_request", "A JSON body is required.");
-    json = {};
-  } else {
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new BatonError("invalid_request", "The body is not valid JSON.");
-    }
-  }
-  // Depth and hostile keys first: the schema (and everything after it) then only sees a safe shape.
-  assertSafeShape(json);
+  // The one body guard (core/json-guard.ts): depth and hostile keys first, so the schema (and everything
+  // after it) only sees a safe shape. The route's byte cap was kept while the body was read (capped-body.ts).
+  const json = options.optional && raw.trim() === "" ? {} : readGuardedJson(raw);
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`);

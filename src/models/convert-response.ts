@@ -117,6 +117,7 @@ const ADK_FINISH: Record<LanguageModelV3FinishReason["unified"], string> = {
 
 /** ADK's finish name. Gemini's own upper-case reasons (RECITATION, MALFORMED_FUNCTION_CALL, …) pass through. */
 export function finishReasonName(reason: LanguageModelV3FinishReason): string {
+  // closed key: the AI SDK's unified finish reason, one of the six by its type.
   return isGenaiName(reason.raw) ? reason.raw : ADK_FINISH[reason.unified];
 }
 

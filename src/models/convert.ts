@@ -295,7 +295,11 @@ const PROVIDER_TOOL_IDS: Readonly<Record<GeminiBuiltInTool, { id: `google.${stri
 
 /** A request's built-in tools, which `@ai-sdk/google` (and Vertex) send as `{"googleSearch": {}}` and so on. */
 export const toProviderTools = (builtIns: readonly GeminiBuiltInTool[] = []): LanguageModelV3ProviderTool[] =>
-  builtIns.map((builtIn) => ({ type: "provider", ...PROVIDER_TOOL_IDS[builtIn], args: {} }));
+  builtIns.map((builtIn) => {
+    // closed key: a `GeminiBuiltInTool`, one of the four by its type.
+    const tool = PROVIDER_TOOL_IDS[builtIn];
+    return { type: "provider", ...tool, args: {} };
+  });
 
 /**
  * The full call options for `doGenerate`/`doStream`: the model is offered tools, never made to use one. Their

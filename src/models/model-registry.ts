@@ -1,17 +1,18 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { BatonError } from "../core/errors.js";
 import type { ModelObject, ModelSpec } from "../core/llm.js";
+import { lookupTable } from "../core/lookup-table.js";
 import type { Env } from "../core/ports.js";
 import { type ModelProvider, modelConfigError } from "./model-provider.js";
 
 /** Baton's own providers by prefix, with the function their entry exports: named in the unknown-prefix error. */
-const BATON_PROVIDERS: Readonly<Record<string, string>> = {
+const BATON_PROVIDERS: Readonly<Record<string, string>> = lookupTable({
   openai: "openai",
   "openai-compatible": "openaiCompatible",
   google: "google",
   anthropic: "anthropic",
   "workers-ai": "workersAi",
-};
+});
 
 /** An AI SDK model object of the interface the model port calls (`LanguageModelV3`). */
 function isV3Model(spec: ModelObject): spec is LanguageModelV3 {
@@ -76,7 +77,7 @@ export class ProviderRegistry {
 
   #unknown(name: string, spec: string): string {
     const known = `Unknown model provider "${name}" in "${spec}"; registered: ${this.names.join(", ")}.`;
-    const entry = Object.hasOwn(BATON_PROVIDERS, name) ? BATON_PROVIDERS[name] : undefined;
+    const entry = BATON_PROVIDERS[name];
     return entry === undefined
       ? `${known} Register a ModelProvider named "${name}" in models.`
       : `${known} Register it: import { ${entry} } from "@baton-agents/core/models/${name}" and pass models: [${entry}()].`;

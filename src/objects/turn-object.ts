@@ -1,4 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+import type { ThreadMessage } from "../core/email.js";
+import { joinThread, MAIL_THREADS_SQL } from "../email/mail-threads.js";
 import { migrate } from "../storage/sql.js";
 import { objectQueueOf } from "../webhooks/object-queue.js";
 import type { NewTurnRecord, TurnRecord, TurnStatus } from "../webhooks/turn-record.js";
@@ -43,8 +45,9 @@ export const HOLD_MS = 15 * 60 * 1000;
  *   a check-and-set (no await between the read and the writes);
  * - replay guards by a body's hash (schemes that sign no id or time);
  * - session lines (the order one session's queued turns run in);
- * - the turns whose queue message is not known to be sent: the alarm sends those (`unsent-turns.ts`).
- * Each row is deleted `RETAIN_MS` after it was written, by the shard's alarm.
+ * - the turns whose queue message is not known to be sent: the alarm sends those (`unsent-turns.ts`);
+ * - who takes part in each mail thread (`email/mail-threads.ts`, decision 048), kept as long as sessions are.
+ * Every other row is deleted `RETAIN_MS` after it was written, by the shard's alarm.
  */
 export class TurnObject extends DurableObject {
   /** When the alarm that is set fires, `null` for none, `undefined` until it is read from storage. */
@@ -52,7 +55,7 @@ export class TurnObject extends DurableObject {
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    migrate(ctx.storage, [TURN_SHARD_SQL, UNSENT_SQL]);
+    migrate(ctx.storage, [TURN_SHARD_SQL, UNSENT_SQL, MAIL_THREADS_SQL]);
   }
 
   /**
@@ -151,6 +154,11 @@ export class TurnObject extends DurableObject {
   note(turnId: string, error: string): void {
     const record = readTurn(this.ctx.storage.sql, turnId);
     if (record) this.#write({ ...record, error });
+  }
+
+  /** The branch of mail thread `name` a message joins (see `joinThread`); `null` when it may start none. */
+  joinThread(name: string, message: ThreadMessage): number | null {
+    return joinThread(this.ctx.storage.sql, name, message);
   }
 
   /** The line's head, `null` when it is empty. */

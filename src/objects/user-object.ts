@@ -1,3 +1,5 @@
+import type { Reservation, ReserveOutcome } from "../artifacts/artifact-ledger.js";
+import { ARTIFACT_LEDGER_SQL, forgetIn, reserveIn, settleIn } from "../artifacts/artifact-ledger-sql.js";
 import type { StateMap } from "../core/state.js";
 import {
   ADD_MEMORY,
@@ -31,9 +33,15 @@ export const USER_SQL_SCHEMA: readonly string[] = [
   MEMORY_SQL,
   // Step 3: what a listing returns, per session (decision 046).
   USER_SESSION_LISTING_SQL,
+  // Step 4: the ledger of the user's artifacts, their versions and budgets (decision 048).
+  ARTIFACT_LEDGER_SQL,
 ];
 
-/** `user:` state, the index of the user's sessions and the user's memories, one object per (app, user). */
+/**
+ * `user:` state, the index of the user's sessions, the user's memories and the ledger of the user's
+ * artifacts (every scope of theirs, so a version number and a budget are decided in one place), one object
+ * per (app, user).
+ */
 export class UserObject extends ScopeStateObject {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env, USER_SQL_SCHEMA);
@@ -94,6 +102,21 @@ export class UserObject extends ScopeStateObject {
   searchMemories(terms: readonly string[], limit: number): string[] {
     if (terms.length === 0) return [];
     return SEARCH_MEMORIES.all(this.ctx.storage.sql, anyOf(terms), limit).map((row) => row.entry);
+  }
+
+  /** The next version of an artifact and its bytes against its scope's budget, in one transaction. */
+  reserveArtifact(reservation: Omit<Reservation, "scope"> & { scope: string }): ReserveOutcome {
+    return this.ctx.storage.transactionSync(() => reserveIn(this.ctx.storage.sql, reservation, Date.now()));
+  }
+
+  /** A reserved artifact version's blob landed, or was not written. */
+  settleArtifact(scope: string, filename: string, version: number, landed: boolean): void {
+    settleIn(this.ctx.storage.sql, scope, filename, version, landed);
+  }
+
+  /** Forgets one artifact's versions, or (`filename` `null`) every version of the scope. */
+  forgetArtifacts(scope: string, filename: string | null): void {
+    forgetIn(this.ctx.storage.sql, scope, filename ?? undefined);
   }
 
   /** Forgets one session's memories, or every memory when `sessionId` is `null`. */

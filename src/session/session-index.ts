@@ -117,9 +117,9 @@ const keptState = (json: string): string | null => (json.length <= INDEXED_STATE
 /** A page: one range of the index, cut at the size, the live rows allowed and the state it may carry. */
 export function readPage(sql: SqlStorage, query: IndexPageQuery): IndexPage {
   const { order, after, size } = query;
-  const fetched = after
-    ? PAGE_AFTER[order].all(sql, after.time, after.seq, size + 1)
-    : FIRST_PAGE[order].all(sql, size + 1);
+  // closed key: `order` is a `SessionPageOrder` ("asc" | "desc"), checked where the token was read.
+  const [first, next] = [FIRST_PAGE[order], PAGE_AFTER[order]];
+  const fetched = after ? next.all(sql, after.time, after.seq, size + 1) : first.all(sql, size + 1);
   const rows: IndexedSession[] = [];
   let live = 0;
   let chars = 0;

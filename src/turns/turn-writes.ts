@@ -135,6 +135,8 @@ export class TurnWrites {
     const free = this.#busyUntil(event.invocationId, Number.POSITIVE_INFINITY) === null;
     if (!back && debounceMs <= 0 && this.signals.waiting === 0 && free) return this.#begin(input);
     const arrived = this.waiting.arrive(event, Date.now(), input.here === true);
+    // A caller back in line may be the one the others waited for (`reentering`): they look again.
+    if (back) this.signals.line.wake();
     try {
       const rules = {
         mode,
@@ -327,7 +329,8 @@ export class TurnWrites {
   /**
    * When a waiting turn that arrived at `arrived` may look again, or `null` when it may take the session:
    * not while a live lease holds it (until it lapses), another invocation's turn did not end (it resumes
-   * first), or an orphan that came before it waits for its run.
+   * first), an orphan that came before it waits for its run, or an orphan the object runs is on its way
+   * back to the line.
    */
   #busyUntil(invocationId: string, arrived: number): number | null {
     const cache = this.log.load();
@@ -337,7 +340,7 @@ export class TurnWrites {
     if (lease !== null && judgeLease(lease, undefined, now) === "busy") return lease.expiresAt;
     const marker = this.markers.get();
     if (marker && marker.invocationId !== invocationId) return now + RECHECK_MS;
-    return this.waiting.unheldBefore(arrived) ? now + RECHECK_MS : null;
+    return this.waiting.unheldBefore(arrived) || this.waiting.reentering() ? now + RECHECK_MS : null;
   }
 
   /** The marked turn is over (stopped or given up): its marker and lease go, the line looks again. */

@@ -67,6 +67,8 @@ interface Unsettled {
  */
 export class WaitingTurns {
   readonly #held = new Set<string>();
+  /** Orphans the object runs itself that have not taken their place back in the line yet. */
+  readonly #reentering = new Set<string>();
   #unsettled: Map<string, Unsettled> | undefined;
   constructor(private readonly sql: SqlStorage) {}
 
@@ -83,6 +85,7 @@ export class WaitingTurns {
       rows.set(event.id, { arrivedAt: now, here });
     }
     this.#held.add(event.id);
+    this.#reentering.delete(event.id);
     return known?.arrivedAt ?? now;
   }
 
@@ -107,6 +110,7 @@ export class WaitingTurns {
   /** The caller stopped waiting (its turn began, or was refused): an unsettled row goes. */
   leave(eventId: string): void {
     this.#held.delete(eventId);
+    this.#reentering.delete(eventId);
     this.#rows().delete(eventId);
     DELETE_WAITING.run(this.sql, eventId);
   }
@@ -143,9 +147,21 @@ export class WaitingTurns {
       }));
   }
 
-  /** The object itself runs this orphan now: held from here on, so no alarm runs it a second time. */
+  /**
+   * The object itself runs this orphan now: held from here on, so no alarm runs it a second time, and
+   * `reentering` until its turn takes its place back in the line.
+   */
   hold(eventId: string): void {
     this.#held.add(eventId);
+    this.#reentering.add(eventId);
+  }
+
+  /**
+   * Whether an orphan the object runs is still on its way back to the line: no one takes the session
+   * meanwhile, so the turns that waited together before a restart wait (and merge) together after it.
+   */
+  reentering(): boolean {
+    return this.#reentering.size > 0;
   }
 
   /** Forgets an orphan once its turn is queued (or given up). */

@@ -1,5 +1,6 @@
 import { BatonError } from "../core/errors.js";
 import type { Clock } from "../core/ids.js";
+import { readGuardedJson } from "../core/json-guard.js";
 import { ID_LIMITS, idProblem } from "../core/limits.js";
 import { reservedUserId } from "../core/reserved-users.js";
 import { assertSafeShape, assertSafeState } from "../core/safe-shape.js";
@@ -44,9 +45,8 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
     );
   const verdict = await hook.verify.verify({ body, headers, secret, nowMs: deps.clock.now() });
   if (!verdict.ok) throw new BatonError("unauthorized", `Webhook signature refused: ${verdict.reason}.`);
-  const payload = parseJson(body);
-  // The payload reaches `toTurn` (the app's code) only in a safe shape: depth and prototype keys checked.
-  assertSafeShape(payload, "the webhook body");
+  // The payload reaches `toTurn` (the app's code) only through the one body guard (core/json-guard.ts).
+  const payload = readGuardedJson(new TextDecoder().decode(body), { where: "webhook body" });
   const challenge = handshake(hook, headers, payload);
   if (challenge) return challenge;
   const turn = await mapToTurn(hook, payload, headers);
@@ -71,14 +71,6 @@ export async function acceptDelivery(delivery: Delivery, deps: AcceptDeps): Prom
     },
     deps,
   );
-}
-
-function parseJson(body: Uint8Array<ArrayBuffer>): unknown {
-  try {
-    return JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw new BatonError("invalid_request", "The webhook body is not valid JSON.");
-  }
 }
 
 /** Provider handshakes answered after verification: GitHub's `ping`, Slack's `url_verification`. */

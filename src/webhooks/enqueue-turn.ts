@@ -1,6 +1,7 @@
 import { BatonError } from "../core/errors.js";
 import type { IdSource } from "../core/ids.js";
 import { newInvocationId } from "../core/ids.js";
+import { reservedUserKey } from "../core/reserved-users.js";
 import type { TurnRequest } from "../core/webhook.js";
 import type { Acceptance, TurnLedger } from "./ledger-port.js";
 import type { TurnMessage, TurnOrigin } from "./turn-record.js";
@@ -38,13 +39,33 @@ export interface TurnClaim {
 export type EnqueueOutcome = { kind: "accepted" | "duplicate"; turnId: string; sessionId: string };
 
 /**
+ * The user a queued turn's session belongs to. A turn Baton starts itself (a webhook delivery, a cron
+ * firing, an email) names its user from configuration or a payload: that user is one of Baton's own
+ * (`baton:<origin>:<userId>`, decision 048), whatever the source said. A reminder or a resumed turn
+ * continues a stored session, whose key it carries as it is.
+ */
+export function queuedTurnUser(origin: TurnOrigin, userId: string, where: string): string {
+  switch (origin) {
+    case "webhook":
+    case "schedule":
+    case "email":
+      return reservedUserKey(origin, userId, where);
+    case "reminder":
+    case "resume":
+      return userId;
+  }
+}
+
+/**
  * Accepts the delivery in its session's turn shard and, for a new turn only, enqueues `{ turnId }`: every
  * copy of a delivery gets the one turn. If the send fails the acceptance is withdrawn, so a retry is
  * accepted afresh; once it succeeded the shard is told. A Worker cut off between the accept and that word
  * leaves the turn to its shard, whose alarm sends its message (decision 038, "Accepted, never sent").
  */
 export async function enqueueTurn(claim: TurnClaim, deps: EnqueueDeps): Promise<EnqueueOutcome> {
-  const { appName, origin, source, deliveryId, turn } = claim;
+  const { appName, origin, source, deliveryId } = claim;
+  const where = `The ${origin} "${source}" of app "${appName}"`;
+  const turn = { ...claim.turn, userId: queuedTurnUser(origin, claim.turn.userId, where) };
   const session = { appName, userId: turn.userId, sessionId: turn.sessionId };
   const acceptance: Acceptance = {
     fresh: {

@@ -3,6 +3,7 @@
  * alone, with no Durable Object types, so the declarations of what uses a ledger (webhook acceptance, the
  * Worker's deps) read in a project that has no Workers types, as a Node project's tsc checks them.
  */
+import type { ThreadMessage } from "../core/email.js";
 import type { SessionKey } from "../core/session.js";
 import type { NewTurnRecord, TurnOrigin, TurnRecord, TurnStatus } from "./turn-record.js";
 
@@ -60,4 +61,12 @@ export interface TurnLedger {
   turn(turnId: string): TurnHandle | null;
   /** The line of a session's queued turns. */
   line(key: SessionKey): LineHandle;
+  /**
+   * Mail thread `root` of an app's user (decision 048): the branch a message joins, by who took part in
+   * each (`email/mail-threads.ts`); `null` when the thread has no room for another.
+   */
+  joinThread(
+    thread: { appName: string; userId: string; root: string },
+    message: ThreadMessage,
+  ): Promise<number | null>;
 }

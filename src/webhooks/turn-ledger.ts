@@ -82,5 +82,9 @@ export function turnLedger(namespace: TurnNamespace): TurnLedger {
       const held = shard(shardIndex(name));
       return { head: () => held.head(name), leave: (turnId) => held.leave(name, turnId) };
     },
+    joinThread(thread, message) {
+      const name = JSON.stringify(["mail-thread", thread.appName, thread.userId, thread.root]);
+      return shard(shardIndex(name)).joinThread(name, message);
+    },
   };
 }

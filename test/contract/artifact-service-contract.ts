@@ -154,6 +154,55 @@ export function describeArtifactServiceContract(label: string, setup: ArtifactSe
       expect(await store.listVersions({ ...at, filename: "race.txt" })).toEqual([0, 1, 2, 3, 4]);
     });
 
+    it("keeps concurrent saves within the budget: as many land as fit, the rest are refused with 413", async () => {
+      const store = service({ maxArtifactBytes: 10, maxScopeBytes: 40 });
+      const at = key();
+      const saves = Array.from({ length: 12 }, (_, n) =>
+        store
+          .saveArtifact({ ...at, filename: n % 2 ? "a.txt" : `f${n}.txt`, artifact: { text: "0123456789" } })
+          .then(
+            () => "saved",
+            (error: unknown) => (error instanceof BatonError ? error.code : String(error)),
+          ),
+      );
+      const outcomes = await Promise.all(saves);
+      expect(outcomes.filter((o) => o === "saved")).toHaveLength(4);
+      expect(outcomes.filter((o) => o !== "saved")).toEqual(Array(8).fill("quota_exceeded"));
+      const names = await store.listArtifactKeys(at);
+      const versions = await Promise.all(names.map((filename) => store.listVersions({ ...at, filename })));
+      expect(versions.flat()).toHaveLength(4);
+      // A user's `user:` names race for their own budget the same way.
+      const user = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, n) =>
+          store.saveArtifact({
+            ...at,
+            sessionId: `s${n}`,
+            filename: "user:p.txt",
+            artifact: { text: "0123456789" },
+          }),
+        ),
+      );
+      expect(
+        user
+          .filter((r) => r.status === "fulfilled")
+          .map((r) => r.value)
+          .sort(),
+      ).toEqual([0, 1, 2, 3]);
+    });
+
+    it("frees a deleted name's bytes for the budget", async () => {
+      const store = service({ maxArtifactBytes: 10, maxScopeBytes: 20 });
+      const at = key();
+      await store.saveArtifact({ ...at, filename: "a.txt", artifact: { text: "0123456789" } });
+      await store.saveArtifact({ ...at, filename: "a.txt", artifact: { text: "0123456789" } });
+      expect(
+        (await refusal(store.saveArtifact({ ...at, filename: "b.txt", artifact: { text: "x" } }))).code,
+      ).toBe("quota_exceeded");
+      await store.deleteArtifact({ ...at, filename: "a.txt" });
+      expect(await store.saveArtifact({ ...at, filename: "b.txt", artifact: { text: "x" } })).toBe(0);
+      expect(await store.saveArtifact({ ...at, filename: "a.txt", artifact: { text: "y" } })).toBe(0);
+    });
+
     it("refuses a version over maxArtifactBytes and a save past the session's maxScopeBytes, naming the limit", async () => {
       const store = service({ maxArtifactBytes: 8, maxScopeBytes: 12 });
       const at = key();

@@ -1,16 +1,17 @@
 import { type Part, PartSchema } from "../../core/content.js";
+import { lookupTable } from "../../core/lookup-table.js";
 import type { A2aPart } from "../protocol/a2a-objects.js";
 
 /** ADK's part metadata keys on the A2A wire (ADK `a2a/converters/part_converter.py`). */
 export const ADK_TYPE_KEY = "adk_type";
 export const ADK_THOUGHT_KEY = "adk_thought";
 
-const DATA_KINDS = {
+const DATA_KINDS = lookupTable({
   function_call: "functionCall",
   function_response: "functionResponse",
   code_execution_result: "codeExecutionResult",
   executable_code: "executableCode",
-} as const;
+} as const);
 type DataKind = keyof typeof DATA_KINDS;
 const isDataKind = (v: unknown): v is DataKind => typeof v === "string" && v in DATA_KINDS;
 

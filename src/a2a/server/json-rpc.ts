@@ -3,8 +3,8 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { A2A_ERROR_CODE, ContentTypeNotSupportedError, toJsonRpcError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import * as z from "zod";
-import { BatonError } from "../../core/errors.js";
-import { assertSafeShape } from "../../core/safe-shape.js";
+import { guardJson, type JsonRefusal } from "../../core/json-guard.js";
+import { shapeProblem } from "../../core/safe-shape.js";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
 import { checkParams, STREAMING_METHODS, V1_METHODS } from "./rpc-params.js";
 import { sseResponse } from "./sse-stream.js";
@@ -46,17 +46,11 @@ export async function handleJsonRpc(request: Request, handler: BatonA2aRequestHa
     );
     return Response.json({ jsonrpc: "2.0", id: null, error: toJsonRpcError(error) });
   }
-  const raw = await request.text();
-  if (new TextEncoder().encode(raw).byteLength > MAX_A2A_BODY_BYTES) return tooLarge();
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return rpcError(null, A2A_ERROR_CODE.PARSE_ERROR, "Parse error: the body is not valid JSON.");
-  }
-  // Depth and prototype keys before anything walks the body (the SDK's converters recurse per level).
-  const hostile = hostileShape(body);
-  if (hostile) return rpcError(idOf(body), hostile.code, hostile.message);
+  // The one body guard (core/json-guard.ts): size, JSON, depth and prototype keys before anything walks the
+  // body (the SDK's converters recurse per level).
+  const guarded = guardJson(await request.text(), { maxBytes: MAX_A2A_BODY_BYTES, where: "request" });
+  if (!guarded.ok) return refusedBody(guarded.refusal);
+  const body = guarded.value;
   const envelope = EnvelopeSchema.safeParse(body);
   if (!envelope.success)
     return rpcError(
@@ -134,28 +128,22 @@ const SendParamsSchema = z.looseObject({
 });
 
 /**
- * The first hostile shape in a request (`assertSafeShape`: deeper than 64 levels, a `__proto__`,
- * `constructor` or `prototype` key), as the JSON-RPC error for it: in `params`, `-32602` Invalid params;
- * anywhere else, `-32600` Invalid Request. `null` when the shape is safe.
+ * A body the guard refused, as the JSON-RPC error for it: over the size, 413; not JSON, `-32700` Parse
+ * error; a hostile shape (deeper than 64 levels, a `__proto__`, `constructor` or `prototype` key) in
+ * `params`, `-32602` Invalid params; anywhere else, `-32600` Invalid Request.
  */
-function hostileShape(body: unknown): { code: number; message: string } | null {
-  const { params, ...envelope } = isRecord(body) ? body : { params: undefined, body };
-  const refusal = (check: () => void) => {
-    try {
-      check();
-      return null;
-    } catch (error) {
-      if (error instanceof BatonError) return error.message;
-      throw error;
-    }
-  };
-  const inEnvelope = refusal(() => assertSafeShape(envelope, "request"));
-  if (inEnvelope !== null)
-    return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${inEnvelope}` };
-  const inParams = refusal(() => assertSafeShape(params, "params"));
-  if (inParams !== null)
-    return { code: A2A_ERROR_CODE.INVALID_PARAMS, message: `Invalid params: ${inParams}` };
-  return null;
+function refusedBody(refusal: JsonRefusal): Response {
+  if (refusal.reason === "size") return tooLarge();
+  if (refusal.reason !== "shape")
+    return rpcError(null, A2A_ERROR_CODE.PARSE_ERROR, "Parse error: the body is not valid JSON.");
+  const { params, ...envelope } = isRecord(refusal.parsed) ? refusal.parsed : { params: undefined };
+  const id = idOf(refusal.parsed);
+  if (refusal.path[0] !== "params") {
+    const message = shapeProblem(envelope, "request")?.message ?? refusal.message;
+    return rpcError(id, A2A_ERROR_CODE.INVALID_REQUEST, `Invalid Request: ${message}`);
+  }
+  const message = shapeProblem(params, "params")?.message ?? refusal.message;
+  return rpcError(id, A2A_ERROR_CODE.INVALID_PARAMS, `Invalid params: ${message}`);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -12,7 +12,7 @@ export const PUSH_TIMEOUT_MS = 10_000;
 
 /** What a delivery needs from its host: `fetch`, the push policy (checked again at send time) and a log. */
 export interface PushSendDeps {
-  fetch: typeof fetch;
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
   policy: PushPolicy;
   log(message: string): void;
   timeoutMs?: number;

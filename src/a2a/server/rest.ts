@@ -20,6 +20,7 @@ import {
   toRestErrorBody,
 } from "@a2a-js/sdk/errors";
 import { ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
+import { guardJson } from "../../core/json-guard.js";
 import { toA2aError } from "./a2a-errors.js";
 import { MAX_A2A_BODY_BYTES } from "./json-rpc.js";
 import type { BatonA2aRequestHandler } from "./request-handler.js";
@@ -117,21 +118,20 @@ async function sendRequest(request: Request, method: string): Promise<SendMessag
   return SendMessageRequest.fromJSON(checked(method, await readJson(request)));
 }
 
-/** A JSON body (A2A's or plain JSON's media type, at most `MAX_A2A_BODY_BYTES`), parsed. */
+/**
+ * A JSON body (A2A's or plain JSON's media type), through the one body guard (core/json-guard.ts): at most
+ * `MAX_A2A_BODY_BYTES`, valid JSON, no deeper than 64 levels and no prototype keys, as the JSON-RPC binding
+ * checks it; a refusal is `RequestMalformedError` (400 `INVALID_ARGUMENT`) naming what is wrong.
+ */
 async function readJson(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (contentType && contentType !== "application/json" && contentType !== A2A_CONTENT_TYPE)
     throw new ContentTypeNotSupportedError(
       `Unsupported Content-Type "${contentType}"; send application/json.`,
     );
-  const raw = await request.text();
-  if (new TextEncoder().encode(raw).byteLength > MAX_A2A_BODY_BYTES)
-    throw new RequestMalformedError(`The body is larger than ${MAX_A2A_BODY_BYTES} bytes.`);
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new RequestMalformedError("The body is not valid JSON.");
-  }
+  const guarded = guardJson(await request.text(), { maxBytes: MAX_A2A_BODY_BYTES });
+  if (!guarded.ok) throw new RequestMalformedError(guarded.refusal.message);
+  return guarded.value;
 }
 
 /** `GET /tasks` query parameters as `ListTasks` params: numbers and flags read from their text. */

@@ -84,44 +84,47 @@ const PushConfigRef = z.looseObject({ taskId: TaskId, id: z.string().min(1) });
 
 /**
  * Each method's parameters as A2A defines them; the SDK's decoders would read a wrong one as a default (an
- * unknown state as "any", a negative page size as unset), so they are checked here first.
+ * unknown state as "any", a negative page size as unset), so they are checked here first. A `Map`: a
+ * method named `toString` or `__proto__` finds nothing here (decision 048), not `Object.prototype`'s.
  */
-const PARAMS: Readonly<Record<string, z.ZodType>> = {
-  SendMessage: MessageParams,
-  SendStreamingMessage: MessageParams,
-  GetTask: z.looseObject({ id: TaskId, historyLength: HistoryLength }),
-  CancelTask: z.looseObject({ id: TaskId, metadata: Metadata }),
-  SubscribeToTask: z.looseObject({ id: TaskId }),
-  ListTasks: ListTasksParams,
-  CreateTaskPushNotificationConfig: PushConfigParams,
-  GetTaskPushNotificationConfig: PushConfigRef,
-  DeleteTaskPushNotificationConfig: PushConfigRef,
-  ListTaskPushNotificationConfigs: z.looseObject({
-    taskId: TaskId,
-    pageSize: z.number().int().min(0).nullish(),
-    pageToken: z.string().nullish(),
+export const PARAMS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>(
+  Object.entries({
+    SendMessage: MessageParams,
+    SendStreamingMessage: MessageParams,
+    GetTask: z.looseObject({ id: TaskId, historyLength: HistoryLength }),
+    CancelTask: z.looseObject({ id: TaskId, metadata: Metadata }),
+    SubscribeToTask: z.looseObject({ id: TaskId }),
+    ListTasks: ListTasksParams,
+    CreateTaskPushNotificationConfig: PushConfigParams,
+    GetTaskPushNotificationConfig: PushConfigRef,
+    DeleteTaskPushNotificationConfig: PushConfigRef,
+    ListTaskPushNotificationConfigs: z.looseObject({
+      taskId: TaskId,
+      pageSize: z.number().int().min(0).nullish(),
+      pageToken: z.string().nullish(),
+    }),
+    "tasks/pushNotificationConfig/set": z.looseObject({
+      taskId: TaskId,
+      pushNotificationConfig: z.looseObject({ url: z.string().min(1), id: z.string().nullish() }),
+    }),
+    "tasks/pushNotificationConfig/get": z.looseObject({
+      id: TaskId,
+      pushNotificationConfigId: z.string().nullish(),
+    }),
+    "tasks/pushNotificationConfig/list": z.looseObject({ id: TaskId }),
+    "tasks/pushNotificationConfig/delete": z.looseObject({
+      id: TaskId,
+      pushNotificationConfigId: z.string().min(1),
+    }),
+    "tasks/get": z.looseObject({ id: TaskId, historyLength: HistoryLength, metadata: Metadata }),
+    "tasks/cancel": z.looseObject({ id: TaskId, metadata: Metadata }),
+    "tasks/resubscribe": z.looseObject({ id: TaskId, metadata: Metadata }),
   }),
-  "tasks/pushNotificationConfig/set": z.looseObject({
-    taskId: TaskId,
-    pushNotificationConfig: z.looseObject({ url: z.string().min(1), id: z.string().nullish() }),
-  }),
-  "tasks/pushNotificationConfig/get": z.looseObject({
-    id: TaskId,
-    pushNotificationConfigId: z.string().nullish(),
-  }),
-  "tasks/pushNotificationConfig/list": z.looseObject({ id: TaskId }),
-  "tasks/pushNotificationConfig/delete": z.looseObject({
-    id: TaskId,
-    pushNotificationConfigId: z.string().min(1),
-  }),
-  "tasks/get": z.looseObject({ id: TaskId, historyLength: HistoryLength, metadata: Metadata }),
-  "tasks/cancel": z.looseObject({ id: TaskId, metadata: Metadata }),
-  "tasks/resubscribe": z.looseObject({ id: TaskId, metadata: Metadata }),
-};
+);
 
 /** `-32602 Invalid params` naming what is wrong, for a method whose parameters are not as A2A defines. */
 export function checkParams(method: string, params: unknown): RequestMalformedError | null {
-  const schema = PARAMS[method];
+  const schema = PARAMS.get(method);
   const given = V1_METHODS.has(method) ? withJsonNames(params ?? {}) : (params ?? {});
   const checked = schema?.safeParse(given);
   if (!checked || checked.success) return null;

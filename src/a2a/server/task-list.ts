@@ -6,6 +6,7 @@ import {
   taskStateToJSON,
 } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import { guardJson } from "../../core/json-guard.js";
 import { type TaskCursor, TaskCursorSchema, type TaskListQuery } from "../../core/task-store.js";
 import type { A2aServerDeps } from "./server-deps.js";
 import { decodeTask } from "./task-json.js";
@@ -19,13 +20,15 @@ export const encodePageToken = (cursor: TaskCursor): string =>
   btoa(JSON.stringify(cursor)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 
 function decodePageToken(token: string): TaskCursor {
-  let json: unknown;
+  let text = "";
   try {
-    json = JSON.parse(atob(token.replaceAll("-", "+").replaceAll("_", "/")));
+    text = atob(token.replaceAll("-", "+").replaceAll("_", "/"));
   } catch {
-    json = undefined;
+    text = "";
   }
-  const cursor = TaskCursorSchema.safeParse(json);
+  // A token is the client's JSON too: through the one body guard (core/json-guard.ts).
+  const guarded = guardJson(text, { where: "pageToken" });
+  const cursor = TaskCursorSchema.safeParse(guarded.ok ? guarded.value : undefined);
   if (!cursor.success) throw new RequestMalformedError(`Invalid pageToken "${token}": use a nextPageToken.`);
   return cursor.data;
 }

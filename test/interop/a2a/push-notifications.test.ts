@@ -18,8 +18,8 @@ let receiver: PushReceiver;
 
 beforeAll(async () => {
   receiver = await startPushReceiver();
-  // The receiver is on loopback: the push hosts name it, besides any public host.
-  worker = await startDemoWorker({ API_TOKENS: TOKEN, A2A_PUSH_HOSTS: "*,127.0.0.1" });
+  // The receiver is on loopback: the push hosts name it, and example.com (a name is a target only when named).
+  worker = await startDemoWorker({ API_TOKENS: TOKEN, A2A_PUSH_HOSTS: "*,127.0.0.1,example.com" });
 }, 120_000);
 afterAll(async () => {
   await worker?.dispose();

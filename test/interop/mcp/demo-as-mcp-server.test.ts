@@ -54,7 +54,7 @@ describe("the demo app as an MCP server under wrangler dev, with the official SD
       })) as CallToolResult;
       expect(second.structuredContent).toMatchObject({ sessionId });
       const stored: Session = await (
-        await fetch(`${worker.origin}/apps/demo/users/mcp/sessions/${sessionId}`, {
+        await fetch(`${worker.origin}/apps/demo/users/baton:mcp:mcp/sessions/${sessionId}`, {
           headers: { authorization: `Bearer ${TOKEN}` },
         })
       ).json();

@@ -29,6 +29,9 @@ function ledger() {
     line: () => {
       throw new Error("enqueueTurn reads no line");
     },
+    joinThread: async () => {
+      throw new Error("enqueueTurn joins no mail thread");
+    },
   };
   return { book, told, settle };
 }

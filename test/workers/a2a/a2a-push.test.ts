@@ -76,7 +76,11 @@ describe("A2A push notifications through the A2A_PUSH queue (session objects enq
   it("serves the configs over HTTP+JSON's routes: 201 on create, 204 on delete, 404 for an unknown task", async () => {
     const gate = gatedApp(`push-rest-${crypto.randomUUID().slice(0, 8)}`);
     gate.open();
-    const { fetchImpl } = a2aWorker({ apps: [gate.app], services });
+    // A host name is a push target only when the push hosts name it (decision 048).
+    const { fetchImpl } = a2aWorker(
+      { apps: [gate.app], services },
+      { A2A_PUSH_HOSTS: "*,127.0.0.1,hooks.example" },
+    );
     const client = await v1Client(fetchImpl, gate.app.name);
     const task = (await client.sendMessage({
       tenant: "",

@@ -251,7 +251,8 @@ describe("the agent card of /a2a/:app", () => {
   it("is built from the root agent, readable as A2A 1.0 and 0.3, at both well-known paths", async () => {
     const { fetchImpl } = a2aWorker(
       { apps: [demoApp], services },
-      { API_TOKENS: undefined, ALLOW_UNAUTHENTICATED: "true" },
+      // Serving without tokens, a Worker answers only its own hosts (decision 048): baton.test is the tests'.
+      { API_TOKENS: undefined, ALLOW_UNAUTHENTICATED: "true", ALLOWED_HOSTS: "baton.test" },
     );
     const res = await fetchImpl(`${BASE_URL}/a2a/demo/.well-known/agent-card.json`);
     const card = CardSchema.parse(await res.json());
@@ -282,7 +283,7 @@ describe("the agent card of /a2a/:app", () => {
   });
 
   it("is at the host's root too, for the only app, or for the app a2a.defaultApp names", async () => {
-    const open = { API_TOKENS: undefined, ALLOW_UNAUTHENTICATED: "true" };
+    const open = { API_TOKENS: undefined, ALLOW_UNAUTHENTICATED: "true", ALLOWED_HOSTS: "baton.test" };
     const only = a2aWorker({ apps: [demoApp], services }, open);
     const root = await only.fetchImpl(`${BASE_URL}/.well-known/agent-card.json`);
     expect(root.status).toBe(200);

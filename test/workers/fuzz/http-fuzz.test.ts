@@ -1,7 +1,9 @@
 import { describe, expect, inject, it } from "vitest";
+import { r2Artifacts } from "../../../src/cloudflare-artifacts.js";
 import { evalRoutes } from "../../../src/cloudflare-evals.js";
 import type { Session } from "../../../src/core/session.js";
 import { demoApp } from "../../../src/demo/app.js";
+import { mcpServer } from "../../../src/mcp.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { callWorker, expectJson, freshIds, noSleep, runBody, TEST_TOKEN } from "../support/http.js";
 import { testIssuer } from "../support/test-issuer.js";
@@ -28,7 +30,10 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T | "hung"> {
   }
 }
 
-/** The demo app under a name of its own, served with service tokens and end-user mode, two users seeded. */
+/**
+ * The demo app under a name of its own, served with service tokens and end-user mode, two users seeded, with
+ * every optional part on: evals, artifacts (R2) and MCP (its host, baton.test, is the Worker's own).
+ */
 async function setup() {
   const issuer = await testIssuer();
   const ids = freshIds("fuzz");
@@ -38,8 +43,10 @@ async function setup() {
       apps: [app],
       services: { sleep: noSleep, fetch: issuer.fetch, log: () => undefined },
       evals: evalRoutes(),
+      artifacts: r2Artifacts(),
+      mcp: mcpServer(),
     },
-    issuer.vars,
+    { ...issuer.vars, ALLOWED_HOSTS: "baton.test" },
   );
   const users = [`alice-${ids.id}`, `bob-${ids.id}`];
   const sessions = users.map((user) => `s-${user}`);
@@ -99,7 +106,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What is wrong with a response, if anything: a 5xx, or an error without a JSON `detail` (A2A: a JSON-RPC error). */
-function problemOf(request: FuzzRequest, status: number, text: string): string | undefined {
+function problemOf(
+  request: FuzzRequest,
+  status: number,
+  text: string,
+  allow: string | null,
+): string | undefined {
   let body: unknown;
   try {
     body = text === "" ? undefined : JSON.parse(text);
@@ -107,15 +119,20 @@ function problemOf(request: FuzzRequest, status: number, text: string): string |
     body = undefined;
   }
   const code = isRecord(body) ? body.code : undefined;
-  // 501 is Baton's documented answer for ADK dev UI features it does not have (not_supported).
-  if (status >= 500 && !(status === 501 && code === "not_supported"))
-    return `server error ${status}: ${text.slice(0, 300)}`;
+  // 501 is Baton's documented answer for ADK dev UI features it does not have (the agent builder, tests):
+  // this Worker serves evals and artifacts, so their routes never answer it (decision 048).
+  const unsupported = status === 501 && code === "not_supported" && NEVER_SUPPORTED.test(request.path);
+  if (status >= 500 && !unsupported) return `server error ${status}: ${text.slice(0, 300)}`;
+  if (status === 405 && !allow) return `405 without an Allow header: ${text.slice(0, 300)}`;
   if (status < 400 || request.method === "HEAD") return undefined;
   if (isRecord(body) && typeof body.detail === "string") return undefined;
   const rpcError = isRecord(body) && isRecord(body.error) && typeof body.error.message === "string";
-  if (request.path.startsWith("/a2a/") && rpcError) return undefined;
+  if ((request.path.startsWith("/a2a/") || request.path.startsWith("/mcp/")) && rpcError) return undefined;
   return `error ${status} without a JSON detail: ${text.slice(0, 300)}`;
 }
+
+/** The dev UI features Baton never has: the only paths a 501 may come from. */
+const NEVER_SUPPORTED = /^\/dev\/apps\/[^/]+\/(builder|tests)(\/|$|\?)/;
 
 /** A2A answers refusals as JSON-RPC errors (HTTP 200): they must change nothing either. */
 const refused = (status: number, text: string) =>
@@ -125,6 +142,8 @@ describe("fuzzing every endpoint inside workerd", () => {
   it(
     `answers ${REQUESTS} mutated requests (seed ${SEED}) with no 5xx, a JSON detail on every error, and no stored change from a refusal`,
     async () => {
+      // Printed on every run: the seed differs per run (vitest.config.ts), and it replays a failure.
+      console.log(`fuzz seed ${SEED} (replay: npm run fuzz -- --requests ${REQUESTS} --seed ${SEED})`);
       const { call, world, base } = await setup();
       const r = seededRandom(SEED);
       const statuses = new Map<number, number>();
@@ -143,7 +162,11 @@ describe("fuzzing every endpoint inside workerd", () => {
           headers: request.headers,
           token: null,
           ...(request.body === undefined ? {} : { body: request.body }),
-        }).then(async (res) => ({ status: res.status, text: await res.text() }));
+        }).then(async (res) => ({
+          status: res.status,
+          allow: res.headers.get("allow"),
+          text: await res.text(),
+        }));
         const res = await within(answered, ANSWER_WITHIN_MS);
         if (res === "hung") {
           problems.push({ index, request, status: 0, problem: `no answer within ${ANSWER_WITHIN_MS} ms` });
@@ -151,7 +174,7 @@ describe("fuzzing every endpoint inside workerd", () => {
         }
         const { text } = res;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const problem = problemOf(request, res.status, text);
+        const problem = problemOf(request, res.status, text, res.allow);
         if (problem) problems.push({ index, request, status: res.status, problem });
         if (refused(res.status, text)) {
           refusals += 1;

@@ -1,4 +1,5 @@
 import type { Random } from "./prng.js";
+import { PROTOCOL_TEMPLATES, PROTOTYPE_NAMES } from "./protocol-templates.js";
 import { deepValue, HOSTILE_KEYS, randomValue } from "./values.js";
 
 /** One fuzzed request, and what it names (for the store digest). */
@@ -21,7 +22,7 @@ export interface World {
   authorizations: readonly (string | null)[];
 }
 
-interface Template {
+export interface Template {
   endpoint: string;
   method: string;
   path: (w: World, r: Random) => string;
@@ -44,7 +45,7 @@ const sessionsOf = (w: World, r: Random) => `/apps/${w.app}/users/${r.pick(w.use
 const sessionOf = (w: World, r: Random) => `${sessionsOf(w, r)}/${r.pick(w.sessions)}`;
 
 /** Every endpoint Baton serves, each as a valid request the mutations start from. */
-const TEMPLATES: readonly Template[] = [
+const ADK_TEMPLATES: readonly Template[] = [
   { endpoint: "GET /health", method: "GET", path: () => "/health" },
   { endpoint: "GET /version", method: "GET", path: () => "/version" },
   {
@@ -144,7 +145,14 @@ const TEMPLATES: readonly Template[] = [
     body: (_w, r) => ({
       jsonrpc: "2.0",
       id: r.int(100),
-      method: r.pick(["message/send", "tasks/get", "tasks/cancel", "SendMessage", "nope"]),
+      method: r.pick([
+        "message/send",
+        "tasks/get",
+        "tasks/cancel",
+        "SendMessage",
+        "nope",
+        ...PROTOTYPE_NAMES,
+      ]),
       params: {
         message: {
           kind: "message",
@@ -176,6 +184,8 @@ const TEMPLATES: readonly Template[] = [
   },
 ];
 
+const TEMPLATES: readonly Template[] = [...ADK_TEMPLATES, ...PROTOCOL_TEMPLATES];
+
 /** Ids past every limit in core/limits.ts (and one far past what a URL may carry). */
 const LONG_IDS = ["x".repeat(129), "x".repeat(321), "x".repeat(5000)] as const;
 
@@ -204,7 +214,8 @@ function mutatePath(path: string, r: Random): string {
       parts[1 + r.int(Math.max(1, parts.length - 1))] = r.pick(SEGMENTS);
       break;
     case 1:
-      parts.push(r.pick(SEGMENTS));
+      // Another segment, or a trailing slash (an empty one).
+      parts.push(r.chance(0.2) ? "" : r.pick(SEGMENTS));
       break;
     default:
       return `${base}?${r.pick(["detailed=true", "node=%00", `x=${"y".repeat(2000)}`, "__proto__[x]=1", "a=1&a=2"])}`;
@@ -323,7 +334,7 @@ export function fuzzRequest(w: World, r: Random): FuzzRequest {
     ...template.headers?.(r),
   };
   let body = template.body ? JSON.stringify(template.body(w, r)) : undefined;
-  if (r.chance(0.08)) method = r.pick(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]);
+  if (r.chance(0.08)) method = r.pick(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE"]);
   if (r.chance(0.2)) path = mutatePath(path, r);
   if (r.chance(0.25)) headers = mutateHeaders(headers, r);
   if (body !== undefined && r.chance(0.5)) {

@@ -134,14 +134,18 @@ describe("ADK's eval routes, as the dev UI calls them (/dev/apps/:app/…)", () 
         { metricName: "tool_trajectory_avg_score", threshold: 1, score: 1, evalStatus: 1 },
         { metricName: "response_match_score", threshold: 0.7, score: 1, evalStatus: 1 },
       ],
-      userId: user,
+      userId: `baton:eval:${user}`,
     });
     expect(run?.sessionId).toMatch(/^___eval___session___[0-9a-f-]{36}$/);
     expect(
       run?.evalMetricResultPerInvocation[0]?.actualInvocation.intermediateData.toolUses.map((t) => t.name),
     ).toEqual(["transfer_to_agent", "get_forecast"]);
-    // The eval ran in a session of the case's user, which the dev UI opens to show the run.
-    const evalSession = await sessionsOf(call, "demo", user).get(run?.sessionId ?? "");
+    // The eval ran in a session of Baton's reserved eval user for the case's user (decision 048), which
+    // the dev UI opens (from the result's userId) to show the run; the case's real user has no such session.
+    const evalSession = await sessionsOf(call, "demo", `baton:eval:${user}`).get(run?.sessionId ?? "");
+    const asCaseUser = await call(`/apps/demo/users/${user}/sessions/${run?.sessionId ?? ""}`);
+    expect(asCaseUser.status).toBe(404);
+    await asCaseUser.text();
     expect(evalSession.events.filter((e) => e.author === "user")).toHaveLength(1);
     // …and which the session list leaves out, as ADK's server does.
     const listed = await expectJson<{ id: string }[]>(call(`/apps/demo/users/${user}/sessions`), 200);

@@ -59,7 +59,12 @@ describe("ADK HTTP API over Durable Object sessions: service endpoints and auth"
   });
 
   it('serves without a token when no tokens are configured and ALLOW_UNAUTHENTICATED is "true"', async () => {
-    const { call, app } = setup({ API_TOKENS: undefined, ALLOW_UNAUTHENTICATED: "true" });
+    // Serving without tokens, a Worker answers only its own hosts (decision 048): baton.test is the tests'.
+    const { call, app } = setup({
+      API_TOKENS: undefined,
+      ALLOW_UNAUTHENTICATED: "true",
+      ALLOWED_HOSTS: "baton.test",
+    });
     expect(await expectJson(call("/list-apps", { token: null }), 200)).toEqual([app]);
   });
 });

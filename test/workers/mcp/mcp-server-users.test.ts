@@ -43,7 +43,8 @@ describe("/mcp/<app> with end users' JWTs", () => {
         mcp: mcpServer(),
         services: { fetch: issuer.fetch },
       },
-      issuer.vars,
+      // The tests' Worker is reached as http://baton.test: a host of its own (decision 048).
+      { ...issuer.vars, ALLOWED_HOSTS: "baton.test" },
     );
     const alice = `alice-${id}`;
     const asAlice = await clientOf(call, app, await issuer.token({ sub: alice }));

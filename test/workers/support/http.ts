@@ -25,7 +25,9 @@ function toRequest(path: string, init: CallInit, defaultToken: string | null): R
   if (token !== null) headers.set("authorization", `Bearer ${token}`);
   if (json !== undefined) headers.set("content-type", "application/json");
   const body = json === undefined ? rest.body : JSON.stringify(json);
-  return new Request(`http://baton.test${path}`, {
+  // A path is sent to http://baton.test; a whole URL (another host) as it is.
+  const url = /^https?:\/\//.test(path) ? path : `http://baton.test${path}`;
+  return new Request(url, {
     ...rest,
     headers,
     ...(body === undefined ? {} : { body }),

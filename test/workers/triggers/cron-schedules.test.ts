@@ -18,8 +18,12 @@ function setup(schedules: (app: string) => ScheduleConfig[]) {
   gate.open();
   const app = defineApp({ name: ids.app, rootAgent: gate, schedules: schedules(ids.app) });
   const worker = hookWorker({ apps: [app], services });
+  // A schedule's sessions belong to Baton's reserved user of that name (decision 048).
   const session = async (userId: string, sessionId: string) =>
-    expectJson<Session>(worker.call(`/apps/${ids.app}/users/${userId}/sessions/${sessionId}`), 200);
+    expectJson<Session>(
+      worker.call(`/apps/${ids.app}/users/baton:schedule:${userId}/sessions/${sessionId}`),
+      200,
+    );
   return { ...ids, worker, session };
 }
 
@@ -38,7 +42,7 @@ describe("cron schedules", () => {
     expect(await t.worker.turn(message.turnId)).toMatchObject({
       status: "queued",
       origin: "schedule",
-      userId: "cron",
+      userId: "baton:schedule:cron",
       sessionId: "digest",
     });
     // Queues deliver at least once: the message redelivered after its turn ran is acked and runs nothing.

@@ -97,7 +97,8 @@ function setup(route: Partial<EmailRouteConfig> = {}) {
       },
     },
   );
-  const session = (sessionId: string) => worker.call(`/apps/${ids.app}/users/email/sessions/${sessionId}`);
+  const session = (sessionId: string) =>
+    worker.call(`/apps/${ids.app}/users/baton:email:email/sessions/${sessionId}`);
   return { ...ids, worker, session, sentMail };
 }
 
@@ -113,7 +114,7 @@ describe("inbound email", () => {
     const [queued] = t.worker.sent;
     if (!queued) throw new Error("nothing was queued");
     const turn = await t.worker.turn(queued.turnId);
-    expect(turn).toMatchObject({ origin: "email", userId: "email", status: "queued" });
+    expect(turn).toMatchObject({ origin: "email", userId: "baton:email:email", status: "queued" });
     expect(await t.worker.consume()).toMatchObject({ acked: 1 });
     expect(t.sentMail).toEqual([{ from: "help@baton.test", to: "alice@example.com" }]);
 
@@ -154,10 +155,10 @@ describe("inbound email", () => {
     await t.worker.email(unsigned.message);
     expect(unsigned.outcome.rejected).toMatch(/no Authentication-Results from mx.cloudflare.net/);
     expect(t.worker.sent).toEqual([]);
-    expect((await t.worker.call(`/apps/${t.app}/users/email/sessions`)).status).toBe(200);
-    expect(await expectJson<unknown[]>(t.worker.call(`/apps/${t.app}/users/email/sessions`), 200)).toEqual(
-      [],
-    );
+    expect((await t.worker.call(`/apps/${t.app}/users/baton:email:email/sessions`)).status).toBe(200);
+    expect(
+      await expectJson<unknown[]>(t.worker.call(`/apps/${t.app}/users/baton:email:email/sessions`), 200),
+    ).toEqual([]);
   });
 
   it("refuses an oversized message before reading it, with nothing stored", async () => {
