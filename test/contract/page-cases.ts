@@ -125,7 +125,7 @@ export function pageCases(setup: HarnessSetup): void {
       const all = await t.store.listSessions(t.app, "u1", { pageSize: 1_000_000 });
       expect(all.sessions).toHaveLength(101);
       expect(all.nextPageToken).toBeUndefined();
-    });
+    }, 60_000); // 101 sessions, each its own object: seconds on a loaded machine
 
     it("ends a page before the session whose state would take it past 1 MiB, listing one at least", async () => {
       const big = "x".repeat(400 * 1024);

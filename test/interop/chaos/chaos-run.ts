@@ -201,13 +201,26 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   return report;
 }
 
+/**
+ * What wrangler dev's proxy answers (503) when its own fetch to the Worker fails with a network error: under
+ * load a pooled connection the Worker's side reset gets it with no restart at all (bench/http/client.ts).
+ */
+const DROPPED_BY_DEV_PROXY = "Your worker restarted mid-request";
+
+/** Creates a session; again after a send the dev proxy dropped (then a 409 says the first one landed). */
 async function createSession(origin: string, app: string, session: string): Promise<void> {
-  const res = await fetch(`${origin}/apps/${app}/users/u/sessions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ sessionId: session }),
-  });
-  if (res.status !== 200) throw new Error(`creating ${app}/${session} answered ${res.status}`);
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${origin}/apps/${app}/users/u/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sessionId: session }),
+    });
+    const text = await res.text();
+    if (res.status === 200 || (attempt > 1 && res.status === 409)) return;
+    const dropped = res.status === 503 && text.startsWith(DROPPED_BY_DEV_PROXY);
+    if (!dropped || attempt === 5)
+      throw new Error(`creating ${app}/${session} answered ${res.status}: ${text.slice(0, 200)}`);
+  }
 }
 
 /** Sends one message over `/run` or `/run_sse` and records it with the status it was answered with. */

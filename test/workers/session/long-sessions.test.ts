@@ -36,7 +36,7 @@ describe("a session of many events (decision 046)", () => {
     // A few rows per event selected (the time index, the sequence numbers, the rows): not the 20,000 stored.
     expect(read.recent.rowsRead).toBeLessThan(30 * 5);
     expect(read.both.ids).toEqual(idsOf(events.slice(-5)));
-  });
+  }, 60_000); // 20,000 events stored and read cold twice
 
   it("deletes a long session with its pending alarm: the object holds nothing after", async () => {
     const store = new DurableObjectSessionStore(env);
@@ -55,5 +55,5 @@ describe("a session of many events (decision 046)", () => {
     expect(after).toEqual({ alarm: null, events: 0 });
     expect(await store.getSession(key)).toBeNull();
     expect((await store.listSessions(key.appName, key.userId)).sessions).toEqual([]);
-  });
+  }, 60_000);
 });

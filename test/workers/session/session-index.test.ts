@@ -148,9 +148,12 @@ describe("the user's session index (decision 046)", () => {
       await sessionStub(keyOf(app, id)).create(keyOf(app, id), { n: i }, [
         makeEvent({ timestamp: 1000 + i }),
       ]);
-    // The user object as schema step 2 left it: a row of ids only per session, then migrated as it wakes.
+    // The user object as schema step 2 left it: a row of ids only per session (and none of the later steps'
+    // tables), then migrated as it wakes.
     await runInDurableObject(userStub(app), (_instance, state) => {
       const sql = state.storage.sql;
+      sql.exec("DROP TABLE artifact_versions");
+      sql.exec("DROP TABLE artifact_scopes");
       sql.exec("DROP INDEX sessions_by_update");
       for (const column of ["last_update_time", "state", "mark", "indexed_mark"])
         sql.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);

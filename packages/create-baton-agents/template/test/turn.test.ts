@@ -8,9 +8,11 @@ interface Event {
   actions: { transferToAgent?: string };
 }
 
+// A loopback host, as `npm run dev` serves: a Worker that takes requests without tokens answers only its own
+// hosts (loopback, workers.dev, ALLOWED_HOSTS) and refuses others 403.
 const call = (path: string, body?: unknown) =>
   exports.default.fetch(
-    new Request(`http://app.test${path}`, {
+    new Request(`http://localhost${path}`, {
       method: body === undefined ? "GET" : "POST",
       headers: { "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
