@@ -1,5 +1,5 @@
 // `npm run eval -- <app> <evalset.json>…`: the `baton-eval` bin's command (src/cli/eval-command.ts) with the
-// demo Worker's apps as the default module. README "Evaluations".
+// demo Worker's apps as the default module. docs/evals.md.
 //
 //   npm run eval -- demo evals/demo.evalset.json
 //   npm run eval -- ./src/my-app.ts evals/my.evalset.json --config evals/test_config.json

@@ -1,4 +1,4 @@
-// `npm run mcp:example`: a small MCP server for the README's "Agents use MCP servers' tools" section, built
+// `npm run mcp:example`: a small MCP server for docs/mcp.md's "Agents use MCP servers' tools", built
 // with the official MCP SDK. Stateless Streamable HTTP at http://127.0.0.1:8790/mcp (PORT overrides the port).
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";

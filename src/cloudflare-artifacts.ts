@@ -1,8 +1,8 @@
 /**
  * `@baton-agents/core/cloudflare/artifacts`: ADK's artifacts for `createWorker` (`artifacts: r2Artifacts()`),
  * kept in an R2 bucket and served at ADK's seven routes (the dev UI's Artifacts tab). Its own entry, so a
- * Worker without artifacts bundles none of it; without it the artifact routes answer 501. README
- * "Artifacts", decision 032.
+ * Worker without artifacts bundles none of it; without it the artifact routes answer 501.
+ * docs/services.md, decision 032.
  */
 import { BlobArtifactService } from "./artifacts/blob-artifact-service.js";
 import { type ArtifactLedgerEnv, durableObjectLedger } from "./artifacts/do-artifact-ledger.js";

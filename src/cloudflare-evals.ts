@@ -2,7 +2,7 @@
  * `@baton-agents/core/cloudflare/evals`: ADK's eval routes for `createWorker` (`evals: evalRoutes()`), the
  * dev UI's Evals tab, kept out of the main entry so Workers without evaluations bundle none of it. Eval sets
  * and results are kept in the R2 bucket bound as `EVALS` (or `ARTIFACTS`), else in the app's Durable
- * Object. README "Evaluations", decision 034.
+ * Object. docs/evals.md, decision 034.
  */
 import type { Hono } from "hono";
 import { evals } from "./handlers/evals.js";

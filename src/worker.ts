@@ -11,8 +11,8 @@ import { workflowApp } from "./demo/triage-workflow.js";
 
 export * from "@baton-agents/core/cloudflare"; // the Durable Object classes wrangler must see
 
-// Every app is also an MCP server at /mcp/<app> (README "Every app is an MCP server"); the dev UI's Evals
-// tab works (README "Evaluations"); `ADK_REPLAY=true` serves ADK's replay mode (docs/conformance.md).
+// Every app is also an MCP server at /mcp/<app> (docs/mcp.md); the dev UI's Evals
+// tab works (docs/evals.md); `ADK_REPLAY=true` serves ADK's replay mode (docs/conformance.md).
 export default createWorker({
   apps: [demoApp, workflowApp],
   email: inboundEmail,

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- bundle`: what `wrangler deploy` would upload with this repo's wrangler.toml (minified,
- * no `keep_names`, the lean zod aliases: README "Bundle size"), gzipped, for the demo Worker (wrangler.toml's
+ * no `keep_names`, the lean zod aliases: docs/deploying.md "Bundle size"), gzipped, for the demo Worker (wrangler.toml's
  * `main`) and for a Worker whose only models are `openai-compatible:` ones, with each package's share from
  * esbuild's metafile; and the same unminified, for comparison.
  */

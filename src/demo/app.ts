@@ -28,7 +28,7 @@ export const getForecast = functionTool({
   stateScopes: [],
 });
 
-/** Saves the forecast as an SVG card, an ADK artifact: the dev UI's Artifacts tab shows it (README "Artifacts"). */
+/** Saves the forecast as an SVG card, an ADK artifact: the dev UI's Artifacts tab shows it (docs/services.md). */
 const saveReport = functionTool({
   name: "save_report",
   description: "Saves a weather report for a city as a file (an artifact) to view or download",
@@ -59,7 +59,7 @@ const weather = new LlmAgent({
   description: "Answers questions about the weather, forecasts, temperature and rain in a city.",
   instruction: "You are the weather specialist. Use get_forecast for any city the user names.",
   model: "demo:weather",
-  // With `MCP_EXAMPLE_URL` set, an MCP server's tools too (README "Agents use MCP servers' tools").
+  // With `MCP_EXAMPLE_URL` set, an MCP server's tools too (docs/mcp.md).
   tools: [getForecast, saveReport, exampleMcpTools],
   outputKey: "last_forecast",
 });
@@ -77,7 +77,7 @@ const concierge = new LlmAgent({
   instruction:
     "You are the concierge of Baton's demo. Route weather and billing questions to the specialists.",
   model: "demo:concierge",
-  // ADK's load_memory: what the user said in sessions added to their memory (README "Memory").
+  // ADK's load_memory: what the user said in sessions added to their memory (docs/services.md).
   tools: [loadMemoryTool],
   subAgents: [weather, billing],
 });

@@ -15,7 +15,7 @@ export interface AdkSpan {
 const NS_PER_MS = 1_000_000;
 
 function adkSpan(trace: TurnTrace, span: TraceSpan): AdkSpan {
-  const error = span.error === undefined ? {} : { "error.message": span.error };
+  const error: Record<string, string> = span.error === undefined ? {} : { "error.message": span.error };
   return {
     name: span.name,
     span_id: span.spanId,

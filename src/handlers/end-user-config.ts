@@ -36,7 +36,7 @@ const VarsSchema = z.object({
   JWT_APPS_CLAIM: z.string().min(1).optional(),
 });
 
-/** End-user mode's settings, from the Worker's vars (README, "End users"). */
+/** End-user mode's settings, from the Worker's vars (docs/security.md). */
 export interface EndUserConfig {
   issuer: string;
   audience: string[];

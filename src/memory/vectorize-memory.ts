@@ -48,7 +48,7 @@ const hex = async (text: string): Promise<string> => {
  * ADK's memory service over Vectorize and Workers AI embeddings: semantic search ("my cat's name" finds
  * "I adopted a kitten called Miso"), behind the same port as the default SQLite store. Each (app, user)
  * is a Vectorize namespace (the SHA-256 of the pair), so a query never reaches another user's vectors.
- * Deleting a session's memories needs a metadata index on `sessionId` (README "Memory"). Neither binding
+ * Deleting a session's memories needs a metadata index on `sessionId` (docs/services.md). Neither binding
  * runs offline: `npm run dev` and the tests use the Durable Object store.
  * @example
  * createWorker({ apps, memory: vectorizeMemory({ index: "MEMORY_INDEX", ai: "AI" }) });

@@ -61,7 +61,7 @@ export const MAX_TURN_HOSTS = 1_000;
  * script makes them: a Worker's isolate and a Durable Object's isolate evaluate the same script, so the
  * same call gets the same name on both sides (and, where they share an isolate, the same host). Past
  * `MAX_TURN_HOSTS` it registers nothing and answers `undefined`: that Worker's turns run in the request
- * (README, decision 040).
+ * (docs/durable-turns.md, decision 040).
  */
 export function registerTurnHost(host: TurnHost): string | undefined {
   registered += 1;

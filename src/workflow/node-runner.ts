@@ -1,4 +1,5 @@
 import type { SignalSource } from "../core/signal-source.js";
+import { NO_ATTRIBUTES, type SpanAttributes } from "../core/trace.js";
 import { isControl, NodeInterrupted, nodeFailure, ReportedFailure } from "./failures.js";
 import type { WorkflowNode } from "./node.js";
 import { NodeContext } from "./node-context.js";
@@ -43,7 +44,9 @@ export async function runChild(run: ChildRun): Promise<NodeContext> {
   const declared = node.isolationScope === true ? `${path}@${runId}` : node.isolationScope;
   const scope = run.isolationScope ?? declared ?? parent.isolationScope;
   const { recorder, services } = parent.invocation;
-  const attributes = recorder.recording ? { "baton.node.path": path, "baton.node.run_id": runId } : {};
+  const attributes: SpanAttributes = recorder.recording
+    ? { "baton.node.path": path, "baton.node.run_id": runId }
+    : NO_ATTRIBUTES;
   const span = recorder.start(`execute_node ${name}`, attributes, parent.invocation.span);
   const signals: SignalSource<AbortSignal> = run.stop ?? parent.invocation.runConfig;
   try {

@@ -1,5 +1,5 @@
 /**
- * A lean `zod/v3` for Worker bundles (wrangler `[alias] "zod/v3" = …`, README "Bundle size").
+ * A lean `zod/v3` for Worker bundles (wrangler `[alias] "zod/v3" = …`, docs/deploying.md "Bundle size").
  * `@ai-sdk/provider-utils` imports only `ZodFirstPartyTypeKind` from `zod/v3`, to read the `typeName` of a
  * zod 3 schema it turns into JSON Schema; importing it from zod's v3 layer bundles that whole layer
  * (~120 KB). The values are zod 3's own type names. Anything else imported from `zod/v3` fails the build

@@ -1,5 +1,5 @@
 /**
- * A lean `zod/v4` for Worker bundles (wrangler `[alias] "zod/v4" = …`, README "Bundle size"). The AI SDK
+ * A lean `zod/v4` for Worker bundles (wrangler `[alias] "zod/v4" = …`, docs/deploying.md "Bundle size"). The AI SDK
  * imports `{ z } from "zod/v4"` and uses `z` as a value, so a bundler keeps every member of that namespace,
  * all 64 locales included (~370 KB). Here `z` is this module: zod's classic API from the very modules
  * `zod` resolves to (schemas built through either are one zod), with only the English locale (in `locales`

@@ -1,8 +1,12 @@
 /**
  * The files of a fresh project that installs the packed `@baton-agents/core` as a user would: a Worker
- * importing every entry, the README's Node example as a plain `.mjs` script, and the two tsconfigs the
- * issue names (a typical Workers one and a Node `nodenext` one), each with `skipLibCheck` on and off.
+ * importing every entry, the Node example of docs/sessions-and-turns.md as a plain `.mjs` script, and the
+ * two tsconfigs the issue names (a typical Workers one and a Node `nodenext` one), each with `skipLibCheck`
+ * on and off.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { docBlocks } from "../../scripts/docs/doc-blocks.js";
 
 /**
  * A Worker that reaches every exports entry (`entries`: package.json's, so a new entry is covered too), so
@@ -76,33 +80,19 @@ for await (const event of runner.run({ userId: "u1", sessionId: "s1", newMessage
   console.log(JSON.stringify({ author: event.author }));
 `;
 
-/** The README's Node example on the demo: model, type-checked as JavaScript and run with plain `node`. */
-export const APP_MJS = `// @ts-check
-import { defineApp, functionTool, InMemorySessionStore, LlmAgent, Runner, userText } from "@baton-agents/core";
-import { openai } from "@baton-agents/core/models/openai";
-import { z } from "zod";
+/**
+ * The Node example of docs/sessions-and-turns.md ("Turns in plain Node"), as the guide shows it, on the
+ * demo: model: type-checked as JavaScript and run with plain `node`.
+ */
+export const APP_MJS = `// @ts-check\n${nodeExample()}`;
 
-const lookupInvoice = functionTool({
-  name: "lookup_invoice",
-  description: "Finds an invoice by number",
-  parameters: z.object({ number: z.string() }),
-  execute: async ({ number }) => ({ number, status: "paid" }),
-});
-const billing = new LlmAgent({ name: "billing", description: "Invoices and refunds", model: "demo:billing",
-  instruction: "You handle billing.", tools: [lookupInvoice] });
-const root = new LlmAgent({ name: "root", model: "demo:root", instruction: "Greet the user and route them.",
-  subAgents: [billing] });
-
-const store = new InMemorySessionStore();
-const runner = new Runner({ app: defineApp({ name: "helpdesk", rootAgent: root }), sessionStore: store,
-  models: [openai()], services: { env: process.env } });
-await store.createSession({ appName: "helpdesk", userId: "u1", sessionId: "s1" });
-for await (const event of runner.run({ userId: "u1", sessionId: "s1", newMessage: userText("Is invoice 42 paid?") })) {
-  const part = event.content?.parts?.[0];
-  console.log(JSON.stringify({ author: event.author, text: part?.text, call: part?.functionCall?.name,
-    transfer: event.actions.transferToAgent, frozen: Object.isFrozen(event) }));
+function nodeExample(): string {
+  const guide = readFileSync(join(import.meta.dirname, "../../docs/sessions-and-turns.md"), "utf8");
+  const section = guide.slice(guide.indexOf("## Turns in plain Node"));
+  const block = docBlocks(section).find((b) => b.lang === "ts" && b.text.includes("new Runner("));
+  if (!block) throw new Error('docs/sessions-and-turns.md has no Node example under "Turns in plain Node"');
+  return block.text;
 }
-`;
 
 /** A typical Workers tsconfig: strict, bundler resolution, ES2022, Cloudflare's types and nothing of Node. */
 export const workersTsconfig = (skipLibCheck: boolean) => ({

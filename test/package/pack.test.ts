@@ -251,7 +251,7 @@ describe("a project that installs the tarball with every optional peer", () => {
     }, 300_000);
   }
 
-  it("runs the README's Node example with plain node: the root hands the turn to billing, which calls its tool", async () => {
+  it("runs the Node example of docs/sessions-and-turns.md with plain node: the root hands the turn to billing, which calls its tool", async () => {
     const ran = await run(process.execPath, ["app.mjs"], consumer);
     expect(ran.code, ran.stderr).toBe(0);
     const events = ran.stdout

@@ -30,7 +30,7 @@ export interface CardOptions {
 export function buildAgentCard(app: App, options: CardOptions): AgentCard {
   const root = app.rootAgent;
   const agents = root.subAgents.length > 0 ? root.subAgents : [root];
-  const bearer = options.bearer
+  const bearer: AgentCard["securitySchemes"] = options.bearer
     ? {
         bearer: {
           scheme: {

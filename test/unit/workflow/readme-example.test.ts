@@ -1,5 +1,5 @@
 /**
- * README "Workflows": the example, as written there (imports from the source instead of the package), built
+ * docs/workflows.md: the example, as written there (imports from the source instead of the package), built
  * and run: a message that is no refund goes to `ask`, whose question the user answers, and `done` ends it.
  */
 import { describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import {
 import { harness } from "../support/harness.js";
 import { answer, interruptOf, lines, send } from "./workflow-helpers.js";
 
-// --- README example, from here ---
+// --- docs/workflows.md example, from here ---
 // A function node: its return value is its output; an event's `actions.route` picks the edge it leaves by.
 const classify = node(
   (ctx: NodeContext, text: string) =>
