@@ -3,10 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/event.js";
-import { freePort } from "../support/dev-server.js";
-import { type DevServer, startDevServer } from "./dev-server.js";
+import { type DevServer, freePort, startDevServer } from "../support/dev-server.js";
+
+/** This folder's Worker (wrangler.toml beside this file). */
+const CONFIG = fileURLToPath(new URL("./wrangler.toml", import.meta.url));
 
 /** Counts hits per path; `/charge` is held (never answered) while `hold` is set. */
 function counterServer() {
@@ -70,7 +73,7 @@ async function killDuringCharge(app: string): Promise<string> {
   await dev.kill();
   await turn;
   counter.state.hold = false;
-  dev = await startDevServer(port, persist, vars);
+  dev = await startDevServer(port, persist, vars, { config: CONFIG });
   return session;
 }
 
@@ -78,7 +81,7 @@ beforeAll(async () => {
   vars = { COUNTER_URL: await counter.listening };
   port = await freePort();
   persist = mkdtempSync(join(tmpdir(), "baton-durable-workflow-"));
-  dev = await startDevServer(port, persist, vars);
+  dev = await startDevServer(port, persist, vars, { config: CONFIG });
 }, 120_000);
 
 afterAll(async () => {
