@@ -3,7 +3,7 @@ import { BatonError } from "../../core/errors.js";
 import type { LiveBlob, LiveConnection, LiveResponse } from "../live-model.js";
 import { LiveResponses } from "./live-responses.js";
 import { closeErrorCode, closeMessage, type LiveSocket } from "./live-socket.js";
-import { parseServerMessage } from "./server-message.js";
+import { frameText, parseServerMessage } from "./server-message.js";
 
 /** Codes a peer may not send back in a close frame; the echo uses 1000 instead. */
 const NORMAL_CLOSES = new Set([1000, 1005]);
@@ -20,6 +20,7 @@ export class GeminiLiveConnection implements LiveConnection {
   private readonly queue: LiveResponse[] = [];
   private wake: (() => void) | undefined;
   private readonly responses = new LiveResponses();
+  private inbox: Promise<void> = Promise.resolve();
   private handle: string | undefined;
   private settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
 
@@ -30,11 +31,17 @@ export class GeminiLiveConnection implements LiveConnection {
     this.ready = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
-    socket.addEventListener("message", (event: { data: unknown }) => this.onMessage(event.data));
+    // Frames are handled in arrival order, the close after them, even when one must be read as a Blob.
+    socket.addEventListener("message", (event: { data: unknown }) => {
+      const text = frameText(event.data);
+      this.inOrder(
+        typeof text === "object" ? () => text.then((t) => this.onMessage(t)) : () => this.onMessage(text),
+      );
+    });
     socket.addEventListener("close", (event: { code: number; reason: string }) =>
-      this.onClose(event.code, event.reason),
+      this.inOrder(() => this.onClose(event.code, event.reason)),
     );
-    socket.addEventListener("error", () => this.onClose(1006, "the socket failed"));
+    socket.addEventListener("error", () => this.inOrder(() => this.onClose(1006, "the socket failed")));
   }
 
   /** The newest handle Gemini gave for resuming this session (`connect({ resumptionHandle })`). */
@@ -112,6 +119,8 @@ export class GeminiLiveConnection implements LiveConnection {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Gemini closed first: the handshake was answered then.
+    if (this.ended) return;
     try {
       this.socket.close(1000, "client closed the session");
     } catch (error) {
@@ -132,9 +141,18 @@ export class GeminiLiveConnection implements LiveConnection {
     this.socket.send(JSON.stringify(message));
   }
 
-  private onMessage(data: unknown): void {
+  private inOrder(task: () => void | Promise<void>): void {
+    this.inbox = this.inbox.then(task).catch((error: unknown) => {
+      const detail = error instanceof Error ? error.message : String(error);
+      this.end([
+        { errorCode: "MODEL_ERROR", errorMessage: `Gemini Live's frame could not be read: ${detail}` },
+      ]);
+    });
+  }
+
+  private onMessage(text: string | undefined): void {
     if (this.ended) return;
-    const message = parseServerMessage(data);
+    const message = parseServerMessage(text);
     if ("invalid" in message) {
       this.push([{ errorCode: "MODEL_ERROR", errorMessage: `Gemini Live sent ${message.invalid}.` }]);
       return;

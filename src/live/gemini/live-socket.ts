@@ -3,6 +3,8 @@ import { BatonError, type ModelErrorCode } from "../../core/errors.js";
 /** The part of a WebSocket the Gemini connection uses: workerd's `Response.webSocket` has it. */
 export interface LiveSocket {
   accept(): void;
+  /** `"blob"` by default in workerd as in browsers; set to `"arraybuffer"` so binary frames read at once. */
+  binaryType?: string;
   send(message: string): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: string, listener: (event: never) => void): void;
@@ -62,6 +64,7 @@ export async function openLiveSocket(
   const socket: unknown = "webSocket" in response ? response.webSocket : undefined;
   if (response.status === 101 && isSocket(socket)) {
     socket.accept();
+    if ("binaryType" in socket) socket.binaryType = "arraybuffer";
     return socket;
   }
   if (response.status === 101 || response.ok) {

@@ -27,12 +27,21 @@ export const ServerMessageSchema = z.object({
 });
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 
-/** A frame's JSON: Gemini sends text frames or binary frames of UTF-8 JSON. */
-export function parseServerMessage(data: unknown): ServerMessage | { invalid: string } {
-  let text: string;
-  if (typeof data === "string") text = data;
-  else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) text = new TextDecoder().decode(data);
-  else return { invalid: "a frame that is neither text nor bytes" };
+/** Bytes by their tag, not `instanceof`: a frame's buffer may come from another realm (workerd's I/O). */
+const isBytes = (data: unknown): data is ArrayBuffer | ArrayBufferView =>
+  ArrayBuffer.isView(data) || Object.prototype.toString.call(data) === "[object ArrayBuffer]";
+
+/** A frame's text: Gemini sends text frames or binary frames of UTF-8 JSON (a `Blob` where the runtime keeps them so). */
+export function frameText(data: unknown): string | Promise<string> | undefined {
+  if (typeof data === "string") return data;
+  if (isBytes(data)) return new TextDecoder().decode(data);
+  if (data instanceof Blob) return data.text();
+  return undefined;
+}
+
+/** A frame's message, or why it is not one. */
+export function parseServerMessage(text: string | undefined): ServerMessage | { invalid: string } {
+  if (text === undefined) return { invalid: "a frame that is neither text nor bytes" };
   let json: unknown;
   try {
     json = JSON.parse(text);
