@@ -95,6 +95,15 @@ function play(script: string, setup: Json, peer: Peer, message: Json): void {
       peer.send({ serverContent: { turnComplete: true }, usageMetadata: { totalTokenCount: 7 } });
       return;
     case "audio":
+      if (
+        realtime?.activityStart &&
+        obj(obj(setup.realtimeInputConfig)?.automaticActivityDetection)?.disabled !== true
+      ) {
+        const refusal =
+          "explicit activity control is not supported when automatic activity detection is enabled";
+        peer.close(1007, `Request contains an invalid argument: ${refusal}.`);
+        return;
+      }
       if (realtime?.activityEnd) {
         peer.send({ serverContent: { inputTranscription: { text: "How's" } } });
         peer.send({ serverContent: { inputTranscription: { text: " it going?", finished: true } } });

@@ -2,7 +2,7 @@
 // (test/workers/live) and in Node 20 (test/unit/live). No Node imports: workerd loads this file.
 import { expect, it } from "vitest";
 import { BatonError } from "../../src/core/errors.js";
-import { geminiLiveModel } from "../../src/live/gemini/gemini-live-model.js";
+import { type GeminiLiveOptions, geminiLiveModel } from "../../src/live/gemini/gemini-live-model.js";
 import type { LiveConnection, LiveConnectRequest, LiveResponse } from "../../src/live/live-model.js";
 
 /** Mirrors of fake-gemini-live.ts's constants (that file is Node only). */
@@ -55,18 +55,13 @@ async function rejection(promise: Promise<unknown>): Promise<BatonError> {
 }
 
 export function geminiLiveCases(target: () => FakeTarget): void {
-  const model = (script: string, apiKey = FAKE_GEMINI_KEY, setupTimeoutMs?: number) => {
+  const model = (script: string, extra: Partial<GeminiLiveOptions> = {}) => {
     const { origin, fetch } = target();
-    return geminiLiveModel(script, {
-      apiKey,
-      baseUrl: origin,
-      ...(fetch ? { fetch } : {}),
-      ...(setupTimeoutMs ? { setupTimeoutMs } : {}),
-    });
+    return geminiLiveModel(script, { apiKey: FAKE_GEMINI_KEY, baseUrl: origin, fetch, ...extra });
   };
 
   it("sends the setup Gemini expects, tools as JSON Schema, and waits for setupComplete", async () => {
-    const connection = await model("echo").connect(
+    const connection = await model("echo", { manualActivityDetection: true }).connect(
       request({
         systemInstruction: "Be brief.",
         responseModalities: ["AUDIO"],
@@ -124,6 +119,7 @@ export function geminiLiveCases(target: () => FakeTarget): void {
         inputAudioTranscription: {},
         outputAudioTranscription: {},
         proactivity: { proactiveAudio: true },
+        realtimeInputConfig: { automaticActivityDetection: { disabled: true } },
       },
     });
     await connection.close();
@@ -186,7 +182,13 @@ export function geminiLiveCases(target: () => FakeTarget): void {
   });
 
   it("answers audio with inline data and transcripts, each utterance once more whole", async () => {
-    const connection = await model("audio").connect(
+    // Gemini refuses activity marks while its own voice activity detection is on.
+    const automatic = await model("audio").connect(request({ responseModalities: ["AUDIO"] }));
+    await automatic.sendActivityStart();
+    expect(await readUntil(automatic, () => false)).toEqual([
+      expect.objectContaining({ errorCode: "MODEL_BAD_REQUEST" }),
+    ]);
+    const connection = await model("audio", { manualActivityDetection: true }).connect(
       request({ responseModalities: ["AUDIO"], inputTranscription: true, outputTranscription: true }),
     );
     await connection.sendActivityStart();
@@ -263,7 +265,9 @@ export function geminiLiveCases(target: () => FakeTarget): void {
   });
 
   it("rejects connect when Gemini refuses the key, the setup, the model or the path", async () => {
-    expect((await rejection(model("echo", "wrong-key").connect(request()))).code).toBe("MODEL_AUTH_FAILED");
+    expect((await rejection(model("echo", { apiKey: "wrong-key" }).connect(request()))).code).toBe(
+      "MODEL_AUTH_FAILED",
+    );
     const badSetup = await rejection(
       model("echo").connect(request({ responseModalities: ["TEXT", "AUDIO"] })),
     );
@@ -276,7 +280,7 @@ export function geminiLiveCases(target: () => FakeTarget): void {
     const elsewhere = geminiLiveModel("echo", {
       apiKey: FAKE_GEMINI_KEY,
       baseUrl: `${origin}/elsewhere`,
-      ...(fetch ? { fetch } : {}),
+      fetch,
     });
     const notFound = await rejection(elsewhere.connect(request()));
     expect([notFound.code, notFound.upstreamStatus]).toEqual(["MODEL_NOT_FOUND", 404]);
@@ -300,7 +304,7 @@ export function geminiLiveCases(target: () => FakeTarget): void {
   });
 
   it("times out a setup that is never answered, and honours an abort before and after connecting", async () => {
-    expect((await rejection(model("silent", FAKE_GEMINI_KEY, 300).connect(request()))).code).toBe(
+    expect((await rejection(model("silent", { setupTimeoutMs: 300 }).connect(request()))).code).toBe(
       "MODEL_TIMEOUT",
     );
     const controller = new AbortController();

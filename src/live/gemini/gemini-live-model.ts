@@ -9,11 +9,16 @@ export interface GeminiLiveOptions {
   /** A Gemini API key (`GOOGLE_GENERATIVE_AI_API_KEY`); sent as `x-goog-api-key`, never in the URL. */
   apiKey: string;
   /** Replaces `https://generativelanguage.googleapis.com` (a proxy, a test server); a trailing `/v1beta` is dropped. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** A fetch that opens WebSockets (`Upgrade: websocket`, `response.webSocket`): workerd's by default. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
+  /**
+   * Turn Gemini's voice activity detection off, so the caller's `sendActivityStart`/`sendActivityEnd` mark
+   * the turns (Gemini refuses those marks while its own detection is on).
+   */
+  manualActivityDetection?: boolean | undefined;
   /** How long Gemini may take to answer the setup before `connect` rejects (30 s). */
-  setupTimeoutMs?: number;
+  setupTimeoutMs?: number | undefined;
 }
 
 const SETUP_TIMEOUT_MS = 30_000;
@@ -45,7 +50,7 @@ export function geminiLiveModel(modelId: string, options: GeminiLiveOptions): Li
         limit,
       );
       try {
-        connection.sendSetup(setupMessage(modelId, request));
+        connection.sendSetup(setupMessage(modelId, request, options.manualActivityDetection === true));
         await connection.ready;
       } finally {
         clearTimeout(timer);

@@ -88,7 +88,7 @@ export async function openLiveSocket(
 export function closeErrorCode(code: number, reason: string): ModelErrorCode {
   if (/api key|permission|unauthenticated/i.test(reason)) return "MODEL_AUTH_FAILED";
   if (/quota|resource.?exhausted|rate limit/i.test(reason)) return "MODEL_RATE_LIMITED";
-  if (/not found|not supported/i.test(reason)) return "MODEL_NOT_FOUND";
+  if (/not found|not supported for bidiGenerateContent/i.test(reason)) return "MODEL_NOT_FOUND";
   if (code === 1007 || code === 1008) return "MODEL_BAD_REQUEST";
   if (code === 1006 || code === 1011 || code === 1012 || code === 1013 || code === 1014)
     return "MODEL_UNAVAILABLE";

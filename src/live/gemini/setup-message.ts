@@ -25,6 +25,7 @@ function sampling(config: LiveConnectRequest["config"]): Record<string, unknown>
 export function setupMessage(
   modelId: string,
   request: LiveConnectRequest,
+  manualActivity = false,
 ): { setup: Record<string, unknown> } {
   const generationConfig: Record<string, unknown> = {
     responseModalities: request.responseModalities,
@@ -47,5 +48,6 @@ export function setupMessage(
   if (request.inputTranscription) setup.inputAudioTranscription = {};
   if (request.outputTranscription) setup.outputAudioTranscription = {};
   if (request.proactiveAudio) setup.proactivity = { proactiveAudio: true };
+  if (manualActivity) setup.realtimeInputConfig = { automaticActivityDetection: { disabled: true } };
   return { setup };
 }
