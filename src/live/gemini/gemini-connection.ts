@@ -18,7 +18,7 @@ export class GeminiLiveConnection implements LiveConnection {
   private closed = false;
   private ended = false;
   private readonly queue: LiveResponse[] = [];
-  private wake: (() => void) | undefined;
+  private waiting: (() => void)[] = [];
   private readonly responses = new LiveResponses();
   private inbox: Promise<void> = Promise.resolve();
   private handle: string | undefined;
@@ -111,7 +111,7 @@ export class GeminiLiveConnection implements LiveConnection {
       }
       if (this.ended) return;
       await new Promise<void>((resolve) => {
-        this.wake = resolve;
+        this.waiting.push(resolve);
       });
     }
   }
@@ -136,9 +136,20 @@ export class GeminiLiveConnection implements LiveConnection {
   }
 
   private send(message: unknown): void {
-    if (this.closed || this.ended)
-      throw new BatonError("MODEL_UNAVAILABLE", `The Gemini Live session of ${this.modelName} is closed.`);
-    this.socket.send(JSON.stringify(message));
+    const closed = `The Gemini Live session of ${this.modelName} is closed`;
+    if (this.closed || this.ended) throw new BatonError("MODEL_UNAVAILABLE", `${closed}.`);
+    try {
+      this.socket.send(JSON.stringify(message));
+    } catch (error) {
+      // The socket closed before its close event reached the session.
+      throw new BatonError(
+        "MODEL_UNAVAILABLE",
+        `${closed}: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
   }
 
   private inOrder(task: () => void | Promise<void>): void {
@@ -195,15 +206,19 @@ export class GeminiLiveConnection implements LiveConnection {
 
   private push(responses: LiveResponse[]): void {
     this.queue.push(...responses);
-    this.wake?.();
-    this.wake = undefined;
+    this.wakeReaders();
+  }
+
+  private wakeReaders(): void {
+    const readers = this.waiting;
+    this.waiting = [];
+    for (const wake of readers) wake();
   }
 
   private end(last: LiveResponse[]): void {
     if (this.ended) return;
     this.push([...this.responses.end(), ...last]);
     this.ended = true;
-    this.wake?.();
-    this.wake = undefined;
+    this.wakeReaders();
   }
 }

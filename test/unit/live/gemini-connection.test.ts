@@ -66,6 +66,25 @@ describe("GeminiLiveConnection", () => {
     expect(connection.resumptionHandle).toBe("h1");
   });
 
+  it("refuses a send the socket cannot take as an unavailable model, not a raw error", async () => {
+    const { socket, fire } = handSocket();
+    const connection = new GeminiLiveConnection(
+      {
+        ...socket,
+        send: () => {
+          throw new TypeError("WebSocket is closed");
+        },
+      },
+      "gemini-live",
+    );
+    fire("message", { data: JSON.stringify({ setupComplete: {} }) });
+    await connection.ready;
+    await expect(connection.sendActivityStart()).rejects.toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      message: "The Gemini Live session of gemini-live is closed: WebSocket is closed",
+    });
+  });
+
   it("refuses the session when the socket closes before setupComplete", async () => {
     const { socket, fire, closes } = handSocket();
     const connection = new GeminiLiveConnection(socket, "gemini-live");
