@@ -169,6 +169,12 @@ function play(script: string, setup: Json, peer: Peer, message: Json): void {
   }
 }
 
+/** The script a model name plays: its id, except that Gemini 3 Flash Live models echo. */
+const scriptOf = (model: unknown): string => {
+  const id = String(model ?? "").replace(/^models\//, "");
+  return /^gemini-3\..*-flash-live/.test(id) ? "echo" : id;
+};
+
 function accept(request: IncomingMessage, socket: Socket, head: Buffer): void {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
   const key = request.headers["sec-websocket-key"];
@@ -196,7 +202,7 @@ function accept(request: IncomingMessage, socket: Socket, head: Buffer): void {
       const message = obj(JSON.parse(frame.payload.toString("utf8"))) ?? {};
       if (!setup) {
         const candidate = obj(message.setup);
-        const script = String(candidate?.model ?? "").replace(/^models\//, "");
+        const script = scriptOf(candidate?.model);
         peer = new Peer(socket, script !== "echo");
         if (apiKey !== FAKE_GEMINI_KEY)
           return peer.close(1007, "API key not valid. Please pass a valid API key.");
@@ -218,7 +224,7 @@ function accept(request: IncomingMessage, socket: Socket, head: Buffer): void {
         if (script === "garbage") play(script, setup, peer, message);
         continue;
       }
-      if (peer) play(String(setup.model).replace(/^models\//, ""), setup, peer, message);
+      if (peer) play(scriptOf(setup.model), setup, peer, message);
     }
   };
   socket.on("data", onData);

@@ -147,6 +147,23 @@ export function geminiLiveCases(target: () => FakeTarget): void {
     await connection.close();
   });
 
+  it("sends a Gemini 3 Flash Live model user text as realtimeInput.text and always completes the history", async () => {
+    const connection = await model("gemini-3.1-flash-live-preview").connect(request());
+    await turn(connection);
+    await connection.sendHistory([{ role: "model", parts: [{ text: "Hello" }] }]);
+    expect(await echoed(connection)).toEqual({
+      clientContent: { turns: [{ role: "model", parts: [{ text: "Hello" }] }], turnComplete: true },
+    });
+    await connection.sendContent({ role: "user", parts: [{ text: "Hi" }] });
+    expect(await echoed(connection)).toEqual({ realtimeInput: { text: "Hi" } });
+    await connection.sendContent({
+      role: "user",
+      parts: [{ text: "Look:" }, { inlineData: { mimeType: "image/png", data: "iVBO" } }],
+    });
+    expect(await echoed(connection)).toMatchObject({ clientContent: { turnComplete: true } });
+    await connection.close();
+  });
+
   it("sends audio and video as realtimeInput, activity marks, and refuses other real-time types", async () => {
     const connection = await model("echo").connect(request());
     await turn(connection);

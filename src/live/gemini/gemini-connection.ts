@@ -23,11 +23,14 @@ export class GeminiLiveConnection implements LiveConnection {
   private inbox: Promise<void> = Promise.resolve();
   private handle: string | undefined;
   private settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  /** Gemini 3's Flash Live models take user text and history differently (ADK's `isGemini3xFlashLive`). */
+  private readonly gemini3: boolean;
 
   constructor(
     private readonly socket: LiveSocket,
     private readonly modelName: string,
   ) {
+    this.gemini3 = /^(models\/)?gemini-3\.[^/]*-flash-live/.test(modelName);
     this.ready = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
@@ -66,7 +69,8 @@ export class GeminiLiveConnection implements LiveConnection {
     });
     const last = turns.at(-1);
     if (!last) return;
-    this.send({ clientContent: { turns, turnComplete: last.role === "user" } });
+    // Gemini 3 Live takes the history as context only when the turn is marked complete (ADK does the same).
+    this.send({ clientContent: { turns, turnComplete: this.gemini3 || last.role === "user" } });
   }
 
   async sendContent(content: Content): Promise<void> {
@@ -77,6 +81,12 @@ export class GeminiLiveConnection implements LiveConnection {
     if (functionResponses.length > 0) {
       // Gemini matches each response to its call by the id it gave the call.
       this.send({ toolResponse: { functionResponses } });
+      return;
+    }
+    const [only] = parts;
+    if (this.gemini3 && parts.length === 1 && only?.text !== undefined) {
+      // Gemini 3 Live answers text sent as real-time input, as it answers speech.
+      this.send({ realtimeInput: { text: only.text } });
       return;
     }
     this.send({ clientContent: { turns: [{ role: content.role ?? "user", parts }], turnComplete: true } });
