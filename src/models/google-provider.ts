@@ -1,6 +1,8 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { type ModelProvider, optionalSetting, requiredSetting } from "./model-provider.js";
 
+export { type GeminiLiveOptions, geminiLiveModel } from "../live/gemini/gemini-live-model.js";
+
 /**
  * `google:<model>` (Gemini) through `@ai-sdk/google`, with `GOOGLE_GENERATIVE_AI_API_KEY` (and
  * `GOOGLE_GENERATIVE_AI_BASE_URL`, for a gateway or proxy) from the env. Agent Config YAML's bare model names

@@ -3,6 +3,7 @@
 import type { Server } from "node:http";
 import type { TestProject } from "vitest/node";
 import { startPeer } from "../../support/a2a-peer.js";
+import { startFakeGeminiLive } from "../../support/fake-gemini-live.js";
 import { startEverythingServer, startMcpTestServer } from "../../support/mcp-processes.js";
 import { startCollector } from "../../support/otlp-collector.js";
 import { startPushReceiver } from "../../support/push-receiver.js";
@@ -34,6 +35,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ],
   });
   project.provide("a2aPeerCardUrl", peer.cardUrl);
+  // The fake Gemini Live server: the live model's workerd tests open their WebSockets to it.
+  const geminiLive = await startFakeGeminiLive();
+  project.provide("fakeGeminiLiveOrigin", geminiLive.origin);
   // Real MCP servers in their own processes: the official SDK's (one of them for a test to stop) and the
   // registry's "everything" demo server.
   const [mcp, stoppableMcp, everything] = await Promise.all([
@@ -47,6 +51,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await Promise.all([mcp.stop(), stoppableMcp.stop(), everything.stop()]);
     await peer.close();
+    await geminiLive.close();
     await Promise.all([close(model.server), close(receiver.server), collector.close(), pushReceiver.close()]);
   };
 }

@@ -18,6 +18,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Base URL of the fake OpenAI-compatible server on 127.0.0.1 (from the globalSetup). */
     fakeModelUrl: string;
+    /** Origin of test/support/fake-gemini-live.ts, the fake Gemini Live server (from the globalSetup). */
+    fakeGeminiLiveOrigin: string;
     /** The card URL of the scripted A2A peer on 127.0.0.1 whose task fails (from the globalSetup). */
     a2aPeerCardUrl: string;
     /** Origin of test/support/mcp-test-server.ts, the official SDK's MCP server (from the globalSetup). */
