@@ -1,5 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { BatonError, type ModelErrorCode } from "../core/errors.js";
+import { redact } from "../core/redact.js";
 
 /** The HTTP status an error carries: `APICallError.statusCode`, or a numeric `status`/`statusCode`. */
 export function statusOf(error: unknown): number | undefined {
@@ -37,20 +38,6 @@ function codeFor(error: unknown, status: number | undefined): ModelErrorCode {
   return "MODEL_ERROR";
 }
 
-// Provider messages sometimes echo a (partly masked) key; never let one reach an event.
-const SECRET_PATTERNS: RegExp[] = [
-  /\bsk-[\w*-]{6,}/g,
-  /\bAIza[\w-]{10,}/g,
-  /\b(Bearer|Basic)\s+[\w.~+/=-]+/gi,
-  /([?&](?:key|api[_-]?key|token)=)[^&\s]+/gi,
-];
-
-/** Removes anything shaped like an API key and keeps the message short. */
-export function redact(message: string): string {
-  const clean = SECRET_PATTERNS.reduce((text, pattern) => text.replace(pattern, "[redacted]"), message);
-  return clean.length > 300 ? `${clean.slice(0, 297)}...` : clean;
-}
-
 /**
  * The final `BatonError` for a failed call: classified by status (429, 401/403, 408 or timeout, 404,
  * other 4xx, 5xx or network), with a short message naming the provider, the status and the provider's words.
@@ -66,3 +53,5 @@ export function toModelError(error: unknown, context: { provider: string; attemp
   const upstream = status === undefined ? {} : { upstreamStatus: status };
   return new BatonError(code, message, { ...upstream, cause: error });
 }
+
+export { redact };

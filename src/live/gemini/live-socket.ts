@@ -1,4 +1,5 @@
 import { BatonError, type ModelErrorCode } from "../../core/errors.js";
+import { redact } from "../../core/redact.js";
 
 /** The part of a WebSocket the Gemini connection uses: workerd's `Response.webSocket` has it. */
 export interface LiveSocket {
@@ -98,6 +99,3 @@ export function closeErrorCode(code: number, reason: string): ModelErrorCode {
 /** The text of a close, keys masked (Gemini's reasons sometimes quote the request). */
 export const closeMessage = (code: number, reason: string): string =>
   `Gemini Live closed the session (code ${code})${reason ? `: ${redact(reason)}` : ""}`;
-
-/** Anything shaped like a Google API key, masked. */
-export const redact = (text: string): string => text.replace(/AIza[\w-]{10,}/g, "[redacted]");
