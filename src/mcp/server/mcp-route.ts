@@ -1,16 +1,14 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
+  createMcpHandler,
+  type InputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+} from "@modelcontextprotocol/server";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { type Context, Hono } from "hono";
 import * as z from "zod";
 import { userText } from "../../core/content.js";
@@ -34,7 +32,6 @@ import {
 } from "./mcp-http.js";
 import {
   invalidArgumentsResult,
-  JsonRpcError,
   progressLine,
   refusalResult,
   TurnArgsSchema,
@@ -55,30 +52,41 @@ export interface McpServerOptions {
    */
   tools?: (app: App) => readonly McpServedTool[];
   /**
-   * Anything else an app's server offers (resources, prompts, completion, logging), on the SDK's low-level
-   * `Server` before it connects: register the capability (`server.registerCapabilities`), then the handlers.
+   * Anything else an app's server offers (resources, prompts, completion, logging), on the SDK's (v2)
+   * low-level `Server` before it connects: register the capability (`server.registerCapabilities`), then
+   * the handlers (`server.setRequestHandler("resources/list", …)`).
    * The server is stateless: one per request, so nothing set on it outlives the request.
    */
   extend?: (server: Server, app: App) => void;
 }
 
-/** What a served tool's handler gets besides its arguments: the SDK's request context. */
-export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/**
+ * What a served tool's handler gets besides its arguments: the SDK's (v2) request context, `ctx.mcpReq`
+ * (`notify` for progress and logs, `envelope` on a 2026-07-28 request, `inputResponses` on its retry).
+ */
+export type McpRequestExtra = ServerContext;
 
 /** A tool served beside an app's turn tool (`mcpServer({ tools })`). */
 export interface McpServedTool {
   /** The tool as `tools/list` shows it. */
   readonly tool: Tool;
-  /** Answers a `tools/call` of it; `extra` sends progress and log notifications on the call's stream. */
-  call(args: Record<string, unknown>, extra: McpRequestExtra): CallToolResult | Promise<CallToolResult>;
+  /**
+   * Answers a `tools/call` of it; `extra.mcpReq.notify` sends progress and log notifications on the call's
+   * stream. Under 2026-07-28 it may answer `inputRequired(…)` (the SDK's builder) and read the client's
+   * answers from `extra.mcpReq.inputResponses` when the client retries.
+   */
+  call(args: Record<string, unknown>, extra: McpRequestExtra): McpToolAnswer | Promise<McpToolAnswer>;
 }
+
+/** What a `tools/call` handler answers: a result, or (2026-07-28) the input it needs first. */
+export type McpToolAnswer = CallToolResult | InputRequiredResult;
 
 /** A served tool's answer; what it throws, as a tool error the caller reads. */
 async function servedResult(
   served: McpServedTool,
   args: Record<string, unknown>,
   extra: McpRequestExtra,
-): Promise<CallToolResult> {
+): Promise<McpToolAnswer> {
   try {
     return await served.call(args, extra);
   } catch (error) {
@@ -104,20 +112,20 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
     },
   );
   const served = options.tools?.(app) ?? [];
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler("tools/list", () => ({
     tools: [turnToolOf(app), ...served.map((t) => t.tool).filter((t) => t.name !== turnToolName(app))],
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", async (request, extra): Promise<McpToolAnswer> => {
     // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
     const other = served.find((t) => t.tool.name === request.params.name);
     if (request.params.name !== turnToolName(app) && other !== undefined)
       return servedResult(other, request.params.arguments ?? {}, extra);
     if (request.params.name !== turnToolName(app))
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args = TurnArgsSchema.safeParse(request.params.arguments ?? {});
     if (!args.success) return invalidArgumentsResult(z.prettifyError(args.error));
     const { message } = args.data;
-    const progressToken = request.params._meta?.progressToken;
+    const progressToken = extra.mcpReq._meta?.progressToken ?? request.params._meta?.progressToken;
     try {
       const { deps } = c.var;
       const sessionId =
@@ -136,7 +144,7 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
         events.push(event);
         const line = progressToken === undefined ? undefined : progressLine(event);
         if (progressToken !== undefined && line !== undefined)
-          await extra.sendNotification({
+          await extra.mcpReq.notify({
             method: "notifications/progress",
             params: { progressToken, progress: events.length, message: line },
           });
@@ -163,8 +171,9 @@ async function guardedBody(request: Request): Promise<{ parsedBody: unknown } | 
   const guarded = guardJson(await request.text());
   if (guarded.ok) return { parsedBody: guarded.value };
   const { reason, message } = guarded.refusal;
-  if (reason === "shape") return mcpRefusal(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
-  return mcpRefusal(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
+  if (reason === "shape")
+    return mcpRefusal(400, ProtocolErrorCode.InvalidRequest, `Invalid Request: ${message}`);
+  return mcpRefusal(400, ProtocolErrorCode.ParseError, "Parse error: Invalid JSON");
 }
 
 /** The protected resource metadata of `resource` (RFC 9728), or 404 when the Worker takes no end-user JWTs. */
@@ -214,9 +223,11 @@ export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
         const app = findApp(c.var.deps.apps, c.req.param("app"));
         const body = await guardedBody(c.req.raw);
         if (body instanceof Response) return body;
-        const transport = new WebStandardStreamableHTTPServerTransport();
-        await appServer(c, app, userId, options).connect(transport);
-        return transport.handleRequest(c.req.raw, body);
+        // The SDK's entry serves both eras: 2026-07-28 (stateless, `server/discover`, the per-request
+        // envelope and the Mcp-Method/Mcp-Name headers checked) and, for older clients, the stateless
+        // `initialize` path. Each request gets its own server instance, as before.
+        const handler = createMcpHandler(() => appServer(c, app, userId, options));
+        return handler.fetch(c.req.raw, body);
       })
       // Stateless: no standalone SSE stream to open (GET) and no session to end (DELETE).
       .on(["GET", "DELETE"], "/mcp/:app", (c) =>
