@@ -30,6 +30,7 @@ import {
   PROTECTED_RESOURCE_PATH,
   protectedResourceMetadata,
 } from "./mcp-http.js";
+import { HEADER_MISMATCH, paramHeaderMismatch } from "./param-headers.js";
 import {
   invalidArgumentsResult,
   progressLine,
@@ -48,7 +49,8 @@ export interface McpServerOptions {
   userId?: string;
   /**
    * More tools each app's server offers beside its turn tool, written as MCP tools (user code: their
-   * definition and handler). The turn tool's name wins a clash. A handler that throws answers `isError`.
+   * definition and handler). The turn tool's name wins a clash. A handler that throws answers `isError`,
+   * but a `ProtocolError` it throws (the SDK's; e.g. `MissingRequiredClientCapabilityError`) is a JSON-RPC error.
    */
   tools?: (app: App) => readonly McpServedTool[];
   /**
@@ -90,6 +92,8 @@ async function servedResult(
   try {
     return await served.call(args, extra);
   } catch (error) {
+    // The SDK's protocol errors (invalid params, a missing client capability) stay JSON-RPC errors.
+    if (error instanceof ProtocolError) throw error;
     const text = error instanceof Error ? error.message : String(error);
     return { content: [{ type: "text", text }], isError: true };
   }
@@ -176,6 +180,39 @@ async function guardedBody(request: Request): Promise<{ parsedBody: unknown } | 
   return mcpRefusal(400, ProtocolErrorCode.ParseError, "Parse error: Invalid JSON");
 }
 
+/**
+ * A 2026-07-28 `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243): 400 with
+ * JSON-RPC error -32020. Older requests carry no such headers and are not checked.
+ */
+function customHeaderRefusal(
+  headers: Headers,
+  message: unknown,
+  app: App,
+  options: McpServerOptions,
+): Response | undefined {
+  if (headers.get("mcp-method") !== "tools/call") return undefined;
+  const call = CallShape.safeParse(message);
+  if (!call.success) return undefined;
+  const { name, arguments: args = {} } = call.data.params;
+  const tools = [turnToolOf(app), ...(options.tools?.(app) ?? []).map((t) => t.tool)];
+  const problem = paramHeaderMismatch(
+    headers,
+    tools.find((t) => t.name === name),
+    args,
+  );
+  if (problem === undefined) return undefined;
+  return Response.json(
+    { jsonrpc: "2.0", id: call.data.id, error: { code: HEADER_MISMATCH, message: problem } },
+    { status: 400 },
+  );
+}
+
+/** The part of a `tools/call` request the header check reads. */
+const CallShape = z.object({
+  id: z.union([z.string(), z.number()]),
+  params: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }),
+});
+
 /** The protected resource metadata of `resource` (RFC 9728), or 404 when the Worker takes no end-user JWTs. */
 const metadataAnswer = (c: Context<HonoEnv>, resource: string): Response => {
   const metadata = protectedResourceMetadata(c.env, resource);
@@ -223,6 +260,8 @@ export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
         const app = findApp(c.var.deps.apps, c.req.param("app"));
         const body = await guardedBody(c.req.raw);
         if (body instanceof Response) return body;
+        const mismatch = customHeaderRefusal(c.req.raw.headers, body.parsedBody, app, options);
+        if (mismatch !== undefined) return mismatch;
         // The SDK's entry serves both eras: 2026-07-28 (stateless, `server/discover`, the per-request
         // envelope and the Mcp-Method/Mcp-Name headers checked) and, for older clients, the stateless
         // `initialize` path. Each request gets its own server instance, as before.
