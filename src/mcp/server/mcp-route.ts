@@ -11,18 +11,14 @@ import {
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { type Context, Hono } from "hono";
 import * as z from "zod";
-import { userText } from "../../core/content.js";
-import type { Event } from "../../core/event.js";
 import { guardJson } from "../../core/json-guard.js";
 import { reservedUserKey } from "../../core/reserved-users.js";
 import { findApp } from "../../handlers/app-lookup.js";
 import { requireToken } from "../../handlers/auth.js";
 import { assertMayActAs, type Caller, callerOf } from "../../handlers/caller.js";
 import { checkHost } from "../../handlers/host-check.js";
-import { startTurn } from "../../handlers/run.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
-import { SessionsService } from "../../runner/sessions-service.js";
 import {
   jsonRpcRefusal,
   mcpAnswers,
@@ -31,15 +27,8 @@ import {
   protectedResourceMetadata,
 } from "./mcp-http.js";
 import { HEADER_MISMATCH, paramHeaderMismatch } from "./param-headers.js";
-import {
-  invalidArgumentsResult,
-  progressLine,
-  refusalResult,
-  TurnArgsSchema,
-  turnResult,
-  turnToolName,
-  turnToolOf,
-} from "./turn-tool.js";
+import { callTurnTool } from "./turn-call.js";
+import { turnToolName, turnToolOf } from "./turn-tool.js";
 
 export interface McpServerOptions {
   /**
@@ -126,37 +115,7 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
       return servedResult(other, request.params.arguments ?? {}, extra);
     if (request.params.name !== turnToolName(app))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const args = TurnArgsSchema.safeParse(request.params.arguments ?? {});
-    if (!args.success) return invalidArgumentsResult(z.prettifyError(args.error));
-    const { message } = args.data;
-    const progressToken = extra.mcpReq._meta?.progressToken ?? request.params._meta?.progressToken;
-    try {
-      const { deps } = c.var;
-      const sessionId =
-        args.data.sessionId ??
-        (await new SessionsService(deps.sessionStore, deps.services).create({ appName: app.name, userId }))
-          .id;
-      const turn = await startTurn(c, {
-        appName: app.name,
-        userId,
-        sessionId,
-        newMessage: userText(message),
-        streaming: false,
-      });
-      const events: Event[] = [];
-      for await (const event of turn) {
-        events.push(event);
-        const line = progressToken === undefined ? undefined : progressLine(event);
-        if (progressToken !== undefined && line !== undefined)
-          await extra.mcpReq.notify({
-            method: "notifications/progress",
-            params: { progressToken, progress: events.length, message: line },
-          });
-      }
-      return turnResult(sessionId, events);
-    } catch (error) {
-      return refusalResult(error);
-    }
+    return callTurnTool(c, app, userId, request.params.arguments ?? {}, extra);
   });
   options.extend?.(server, app);
   return server;
