@@ -17,5 +17,6 @@ export {
   type McpRequestExtra,
   type McpServedTool,
   type McpServerOptions,
+  type McpToolAnswer,
   mcpServer,
 } from "./mcp/server/mcp-route.js";

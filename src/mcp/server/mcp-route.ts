@@ -1,30 +1,24 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
+  createMcpHandler,
+  type InputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+} from "@modelcontextprotocol/server";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { type Context, Hono } from "hono";
 import * as z from "zod";
-import { userText } from "../../core/content.js";
-import type { Event } from "../../core/event.js";
 import { guardJson } from "../../core/json-guard.js";
 import { reservedUserKey } from "../../core/reserved-users.js";
 import { findApp } from "../../handlers/app-lookup.js";
 import { requireToken } from "../../handlers/auth.js";
 import { assertMayActAs, type Caller, callerOf } from "../../handlers/caller.js";
 import { checkHost } from "../../handlers/host-check.js";
-import { startTurn } from "../../handlers/run.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
-import { SessionsService } from "../../runner/sessions-service.js";
 import {
   jsonRpcRefusal,
   mcpAnswers,
@@ -32,16 +26,9 @@ import {
   PROTECTED_RESOURCE_PATH,
   protectedResourceMetadata,
 } from "./mcp-http.js";
-import {
-  invalidArgumentsResult,
-  JsonRpcError,
-  progressLine,
-  refusalResult,
-  TurnArgsSchema,
-  turnResult,
-  turnToolName,
-  turnToolOf,
-} from "./turn-tool.js";
+import { HEADER_MISMATCH, paramHeaderMismatch } from "./param-headers.js";
+import { callTurnTool } from "./turn-call.js";
+import { turnToolName, turnToolOf } from "./turn-tool.js";
 
 export interface McpServerOptions {
   /**
@@ -51,37 +38,51 @@ export interface McpServerOptions {
   userId?: string;
   /**
    * More tools each app's server offers beside its turn tool, written as MCP tools (user code: their
-   * definition and handler). The turn tool's name wins a clash. A handler that throws answers `isError`.
+   * definition and handler). The turn tool's name wins a clash. A handler that throws answers `isError`,
+   * but a `ProtocolError` it throws (the SDK's; e.g. `MissingRequiredClientCapabilityError`) is a JSON-RPC error.
    */
   tools?: (app: App) => readonly McpServedTool[];
   /**
-   * Anything else an app's server offers (resources, prompts, completion, logging), on the SDK's low-level
-   * `Server` before it connects: register the capability (`server.registerCapabilities`), then the handlers.
+   * Anything else an app's server offers (resources, prompts, completion, logging), on the SDK's (v2)
+   * low-level `Server` before it connects: register the capability (`server.registerCapabilities`), then
+   * the handlers (`server.setRequestHandler("resources/list", …)`).
    * The server is stateless: one per request, so nothing set on it outlives the request.
    */
   extend?: (server: Server, app: App) => void;
 }
 
-/** What a served tool's handler gets besides its arguments: the SDK's request context. */
-export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/**
+ * What a served tool's handler gets besides its arguments: the SDK's (v2) request context, `ctx.mcpReq`
+ * (`notify` for progress and logs, `envelope` on a 2026-07-28 request, `inputResponses` on its retry).
+ */
+export type McpRequestExtra = ServerContext;
 
 /** A tool served beside an app's turn tool (`mcpServer({ tools })`). */
 export interface McpServedTool {
   /** The tool as `tools/list` shows it. */
   readonly tool: Tool;
-  /** Answers a `tools/call` of it; `extra` sends progress and log notifications on the call's stream. */
-  call(args: Record<string, unknown>, extra: McpRequestExtra): CallToolResult | Promise<CallToolResult>;
+  /**
+   * Answers a `tools/call` of it; `extra.mcpReq.notify` sends progress and log notifications on the call's
+   * stream. Under 2026-07-28 it may answer `inputRequired(…)` (the SDK's builder) and read the client's
+   * answers from `extra.mcpReq.inputResponses` when the client retries.
+   */
+  call(args: Record<string, unknown>, extra: McpRequestExtra): McpToolAnswer | Promise<McpToolAnswer>;
 }
+
+/** What a `tools/call` handler answers: a result, or (2026-07-28) the input it needs first. */
+export type McpToolAnswer = CallToolResult | InputRequiredResult;
 
 /** A served tool's answer; what it throws, as a tool error the caller reads. */
 async function servedResult(
   served: McpServedTool,
   args: Record<string, unknown>,
   extra: McpRequestExtra,
-): Promise<CallToolResult> {
+): Promise<McpToolAnswer> {
   try {
     return await served.call(args, extra);
   } catch (error) {
+    // The SDK's protocol errors (invalid params, a missing client capability) stay JSON-RPC errors.
+    if (error instanceof ProtocolError) throw error;
     const text = error instanceof Error ? error.message : String(error);
     return { content: [{ type: "text", text }], isError: true };
   }
@@ -104,47 +105,17 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
     },
   );
   const served = options.tools?.(app) ?? [];
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler("tools/list", () => ({
     tools: [turnToolOf(app), ...served.map((t) => t.tool).filter((t) => t.name !== turnToolName(app))],
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", async (request, extra): Promise<McpToolAnswer> => {
     // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
     const other = served.find((t) => t.tool.name === request.params.name);
     if (request.params.name !== turnToolName(app) && other !== undefined)
       return servedResult(other, request.params.arguments ?? {}, extra);
     if (request.params.name !== turnToolName(app))
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const args = TurnArgsSchema.safeParse(request.params.arguments ?? {});
-    if (!args.success) return invalidArgumentsResult(z.prettifyError(args.error));
-    const { message } = args.data;
-    const progressToken = request.params._meta?.progressToken;
-    try {
-      const { deps } = c.var;
-      const sessionId =
-        args.data.sessionId ??
-        (await new SessionsService(deps.sessionStore, deps.services).create({ appName: app.name, userId }))
-          .id;
-      const turn = await startTurn(c, {
-        appName: app.name,
-        userId,
-        sessionId,
-        newMessage: userText(message),
-        streaming: false,
-      });
-      const events: Event[] = [];
-      for await (const event of turn) {
-        events.push(event);
-        const line = progressToken === undefined ? undefined : progressLine(event);
-        if (progressToken !== undefined && line !== undefined)
-          await extra.sendNotification({
-            method: "notifications/progress",
-            params: { progressToken, progress: events.length, message: line },
-          });
-      }
-      return turnResult(sessionId, events);
-    } catch (error) {
-      return refusalResult(error);
-    }
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return callTurnTool(c, app, userId, request.params.arguments ?? {}, extra);
   });
   options.extend?.(server, app);
   return server;
@@ -163,9 +134,43 @@ async function guardedBody(request: Request): Promise<{ parsedBody: unknown } | 
   const guarded = guardJson(await request.text());
   if (guarded.ok) return { parsedBody: guarded.value };
   const { reason, message } = guarded.refusal;
-  if (reason === "shape") return mcpRefusal(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
-  return mcpRefusal(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
+  if (reason === "shape")
+    return mcpRefusal(400, ProtocolErrorCode.InvalidRequest, `Invalid Request: ${message}`);
+  return mcpRefusal(400, ProtocolErrorCode.ParseError, "Parse error: Invalid JSON");
 }
+
+/**
+ * A 2026-07-28 `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243): 400 with
+ * JSON-RPC error -32020. Older requests carry no such headers and are not checked.
+ */
+function customHeaderRefusal(
+  headers: Headers,
+  message: unknown,
+  app: App,
+  options: McpServerOptions,
+): Response | undefined {
+  if (headers.get("mcp-method") !== "tools/call") return undefined;
+  const call = CallShape.safeParse(message);
+  if (!call.success) return undefined;
+  const { name, arguments: args = {} } = call.data.params;
+  const tools = [turnToolOf(app), ...(options.tools?.(app) ?? []).map((t) => t.tool)];
+  const problem = paramHeaderMismatch(
+    headers,
+    tools.find((t) => t.name === name),
+    args,
+  );
+  if (problem === undefined) return undefined;
+  return Response.json(
+    { jsonrpc: "2.0", id: call.data.id, error: { code: HEADER_MISMATCH, message: problem } },
+    { status: 400 },
+  );
+}
+
+/** The part of a `tools/call` request the header check reads. */
+const CallShape = z.object({
+  id: z.union([z.string(), z.number()]),
+  params: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }),
+});
 
 /** The protected resource metadata of `resource` (RFC 9728), or 404 when the Worker takes no end-user JWTs. */
 const metadataAnswer = (c: Context<HonoEnv>, resource: string): Response => {
@@ -214,9 +219,13 @@ export function mcpServer(options: McpServerOptions = {}): Hono<HonoEnv> {
         const app = findApp(c.var.deps.apps, c.req.param("app"));
         const body = await guardedBody(c.req.raw);
         if (body instanceof Response) return body;
-        const transport = new WebStandardStreamableHTTPServerTransport();
-        await appServer(c, app, userId, options).connect(transport);
-        return transport.handleRequest(c.req.raw, body);
+        const mismatch = customHeaderRefusal(c.req.raw.headers, body.parsedBody, app, options);
+        if (mismatch !== undefined) return mismatch;
+        // The SDK's entry serves both eras: 2026-07-28 (stateless, `server/discover`, the per-request
+        // envelope and the Mcp-Method/Mcp-Name headers checked) and, for older clients, the stateless
+        // `initialize` path. Each request gets its own server instance, as before.
+        const handler = createMcpHandler(() => appServer(c, app, userId, options));
+        return handler.fetch(c.req.raw, body);
       })
       // Stateless: no standalone SSE stream to open (GET) and no session to end (DELETE).
       .on(["GET", "DELETE"], "/mcp/:app", (c) =>

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { textOf } from "../../core/content.js";
 import { BatonError } from "../../core/errors.js";
@@ -82,17 +82,3 @@ export const invalidArgumentsResult = (detail: string): CallToolResult => ({
   content: [{ type: "text", text: `Invalid arguments: ${detail}` }],
   isError: true,
 });
-
-/**
- * A JSON-RPC error the SDK's server sends as it is: its `code` and its message unprefixed (the SDK's
- * `McpError` writes "MCP error <code>: " into its message, which the client's `McpError` prefixes again).
- */
-export class JsonRpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "JsonRpcError";
-  }
-}

@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, ListPromptsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { describe, expect, it } from "vitest";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
@@ -33,7 +33,7 @@ describe("mcpServer's tools and extend options", () => {
       {
         tool: { name: "shout", description: "Shouts", inputSchema: noArgs },
         call: (args, extra) => {
-          expect(extra.requestId).toBeDefined();
+          expect(extra.mcpReq.id).toBeDefined();
           return { content: [{ type: "text", text: String(args.word).toUpperCase() }] };
         },
       },
@@ -53,7 +53,7 @@ describe("mcpServer's tools and extend options", () => {
         tools: (a) => (a.name === app ? served : []),
         extend: (server) => {
           server.registerCapabilities({ prompts: {} });
-          server.setRequestHandler(ListPromptsRequestSchema, () => ({
+          server.setRequestHandler("prompts/list", () => ({
             prompts: [{ name: "greet", description: "Greets" }],
           }));
         },
