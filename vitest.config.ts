@@ -124,6 +124,8 @@ export default defineConfig({
         resolve: { alias: [...BATON_SOURCE, ...LEAN_ZOD] },
         test: {
           name: "workers",
+          // Beside the other projects on two cores a workerd test can wait seconds for CPU: 5 s timed out.
+          testTimeout: 20_000,
           // One module graph for all files: importing src/ (AI SDK providers) in workerd costs ~5 s per file.
           // Every test uses ids of its own, so nothing leaks between files.
           isolate: false,
