@@ -1,10 +1,13 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
 import type { ToolContext } from "../../agents/callback-context.js";
 import { confirmationGate, type FunctionTool } from "../../agents/function-tool.js";
 import type { SharedScope } from "../../core/state.js";
 import { ATTR } from "../../core/trace.js";
 import { mcpFailure } from "./mcp-failure.js";
+import { answeredByBaton, askForInput, type InputRetry, inputRequiredOf, inputRetryOf } from "./mcp-input.js";
+
+/** Rounds of `input_required` Baton answers itself (roots) in one run before it asks the user. */
+const MAX_ROUNDS = 5;
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export type McpToolInfo = Tool;
@@ -57,19 +60,38 @@ export function mcpTool(info: McpToolInfo, name: string, host: McpToolHost): Fun
     stateScopes: host.stateScopes,
     declaration: () => ({ name, description, parameters: info.inputSchema }),
     async run(args, ctx) {
-      const ask = host.requireConfirmation;
-      const needed = typeof ask === "function" ? await ask(args, ctx, info) : ask === true;
-      const held = confirmationGate(name, needed, ctx);
-      if (held !== undefined) return { ok: true, value: held };
+      const retry = inputRetryOf(ctx);
+      if (retry !== undefined && "declined" in retry) return { ok: true, value: { error: retry.declined } };
+      if (retry === undefined) {
+        const ask = host.requireConfirmation;
+        const needed = typeof ask === "function" ? await ask(args, ctx, info) : ask === true;
+        const held = confirmationGate(name, needed, ctx);
+        if (held !== undefined) return { ok: true, value: held };
+      }
       const attributes = { [ATTR.mcpServer]: host.url, [ATTR.toolName]: info.name };
       const span = ctx.invocation.recorder.start(`mcp tools/call ${info.name}`, attributes, ctx.span);
       try {
-        const result = await host.withClient(ctx, (client) =>
-          client.callTool({ name: info.name, arguments: args }, undefined, { timeout: host.callTimeoutMs }),
-        );
-        const value = shapeResult(result);
-        span.end();
-        return { ok: true, value };
+        let answers: InputRetry | undefined = retry;
+        for (let round = 1; ; round += 1) {
+          const params = { name: info.name, arguments: args, ...answers };
+          const result = await host.withClient(ctx, (client) =>
+            client.callTool(params, {
+              timeout: host.callTimeoutMs,
+              toolDefinition: info,
+              allowInputRequired: true,
+            }),
+          );
+          const asked = inputRequiredOf(result);
+          if (asked === undefined) {
+            span.end();
+            return { ok: true, value: shapeResult(result) };
+          }
+          answers = round < MAX_ROUNDS ? answeredByBaton(asked) : undefined;
+          if (answers === undefined) {
+            span.end();
+            return { ok: true, value: askForInput(ctx, name, asked) };
+          }
+        }
       } catch (error) {
         const failure = mcpFailure(error, host.url, `tools/call ${info.name}`);
         span.end({ [ATTR.errorCode]: failure.code }, failure);
