@@ -1,10 +1,27 @@
-import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type Client,
+  type Tool,
+} from "@modelcontextprotocol/client";
 import type { ToolContext } from "../../agents/callback-context.js";
 import { confirmationGate, type FunctionTool } from "../../agents/function-tool.js";
 import type { SharedScope } from "../../core/state.js";
 import { ATTR } from "../../core/trace.js";
 import { mcpFailure } from "./mcp-failure.js";
 import { answeredByBaton, askForInput, type InputRetry, inputRequiredOf, inputRetryOf } from "./mcp-input.js";
+
+/**
+ * What Baton can answer in `input_required` (decision 054), declared per request on a 2026-07-28
+ * connection only: a 2025 server would send these as requests of its own in the middle of a call, which
+ * cannot pause a turn, so Baton declares nothing there and such servers do not ask.
+ */
+const INPUT_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: {} };
+
+function withInputCapabilities<P extends Record<string, unknown>>(client: Client, params: P): P {
+  if (client.getProtocolEra() !== "modern") return params;
+  return { ...params, _meta: { [CLIENT_CAPABILITIES_META_KEY]: INPUT_CAPABILITIES } };
+}
 
 /** Rounds of `input_required` Baton answers itself (roots) in one run before it asks the user. */
 const MAX_ROUNDS = 5;
@@ -75,7 +92,7 @@ export function mcpTool(info: McpToolInfo, name: string, host: McpToolHost): Fun
         for (let round = 1; ; round += 1) {
           const params = { name: info.name, arguments: args, ...answers };
           const result = await host.withClient(ctx, (client) =>
-            client.callTool(params, {
+            client.callTool(withInputCapabilities(client, params), {
               timeout: host.callTimeoutMs,
               toolDefinition: info,
               allowInputRequired: true,
