@@ -26,6 +26,8 @@ export interface Seen {
   session: string | undefined;
   /** A `tools/call`'s params. */
   params: Record<string, unknown> | undefined;
+  /** The `x-test` header: which test sent it (the workerd tests read their own requests back). */
+  test: string | undefined;
 }
 
 const text = (said: string) => ({ content: [{ type: "text" as const, text: said }] });
@@ -130,6 +132,7 @@ export async function serveShop(
     session: header(req, "mcp-session-id"),
     params:
       message?.method === "tools/call" ? z.record(z.string(), z.unknown()).parse(message.params) : undefined,
+    test: header(req, "x-test"),
   });
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers))
