@@ -91,7 +91,9 @@ describe("McpToolset in workerd, against the v2 SDK's server", () => {
         },
       ],
     });
-    expect(JSON.stringify(responsesOf(resumed)[0]?.response.content)).toMatch(/"text":"Order \S+ refunded\."/);
+    expect(JSON.stringify(responsesOf(resumed)[0]?.response.content)).toMatch(
+      /"text":"Order \S+ refunded\."/,
+    );
     const retry = (await seen()).filter((s) => s.what === "POST tools/call").at(-1);
     expect(retry?.params).toMatchObject({
       inputResponses: { confirm: { action: "accept", content: { sure: true } } },
