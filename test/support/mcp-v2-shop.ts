@@ -75,6 +75,36 @@ function shop(): McpServer {
     },
   );
   server.registerTool(
+    "gift_order",
+    {
+      description: "Sends an order as a gift, with a card the model words and a note the customer writes",
+      inputSchema: z.object({ orderId: z.string() }),
+    },
+    async ({ orderId }, ctx) => {
+      const note = inputResponse(ctx.mcpReq.inputResponses, "note");
+      const card = inputResponse(ctx.mcpReq.inputResponses, "card");
+      if (note.kind === "missing" || card.kind === "missing")
+        return inputRequired({
+          inputRequests: {
+            note: inputRequired.elicit({
+              message: "A note for the recipient?",
+              requestedSchema: { type: "object", properties: { note: { type: "string" } } },
+            }),
+            card: inputRequired.createMessage({
+              messages: [
+                { role: "user", content: { type: "text", text: `Word a gift card for ${orderId}` } },
+              ],
+              maxTokens: 50,
+            }),
+          },
+        });
+      const written = note.kind === "elicit" ? String(note.content?.note ?? note.action) : "?";
+      const content = card.kind === "sampling" ? [card.result.content].flat()[0] : undefined;
+      const worded = content?.type === "text" ? content.text : "?";
+      return text(`Gift ${orderId}: card "${worded}", note "${written}".`);
+    },
+  );
+  server.registerTool(
     "where_am_i",
     { description: "Says how many roots the client shares", inputSchema: z.object({}) },
     async (_args, ctx) => {

@@ -148,6 +148,50 @@ describe("McpToolset against the v2 SDK's server", () => {
     ]);
   });
 
+  it("answers several requests by key (an elicitation and a sampling request the user words)", async () => {
+    const { turn, answer } = await shopApp("/mcp", [
+      { calls: [{ name: "gift_order", args: { orderId: "9" }, id: "g1" }] },
+      { text: "Sent." },
+    ]);
+    const paused = await turn("gift order 9");
+    const request = paused
+      .flatMap((e) => functionCallsOf(e.content))
+      .find((c) => c.name === "adk_request_confirmation");
+    expect(
+      String(request?.args?.toolConfirmation && JSON.stringify(request.args.toolConfirmation)),
+    ).toContain("card (a model reply): Word a gift card for 9");
+    seen = [];
+    const resumed = await answer(request?.id, {
+      confirmed: true,
+      payload: { note: { note: "Enjoy" }, card: "Happy birthday" },
+    });
+    expect(responses(resumed).map((r) => r.response.content)).toEqual([
+      [{ type: "text", text: 'Gift 9: card "Happy birthday", note "Enjoy".' }],
+    ]);
+    const retry = seen.find((s) => s.what === "POST tools/call");
+    expect(retry?.params?.requestState).toBeUndefined();
+    expect(retry?.params?.inputResponses).toMatchObject({
+      card: { role: "assistant", content: { type: "text", text: "Happy birthday" }, model: "baton-user" },
+    });
+  });
+
+  it("does not retry when the user declines a sampling request: the model reads why", async () => {
+    const { turn, answer } = await shopApp("/mcp", [
+      { calls: [{ name: "gift_order", args: { orderId: "10" }, id: "g2" }] },
+      { text: "Not sent." },
+    ]);
+    const paused = await turn("gift order 10");
+    const request = paused
+      .flatMap((e) => functionCallsOf(e.content))
+      .find((c) => c.name === "adk_request_confirmation");
+    seen = [];
+    const resumed = await answer(request?.id, { confirmed: false });
+    expect(responses(resumed).map((r) => r.response)).toEqual([
+      { error: "The user gave no answer to card (sampling/createMessage)." },
+    ]);
+    expect(count("POST tools/call")).toBe(0);
+  });
+
   it("answers a roots request itself (Baton shares no roots) without pausing the turn", async () => {
     const { turn } = await shopApp("/mcp", [
       { calls: [{ name: "where_am_i", args: {} }] },
