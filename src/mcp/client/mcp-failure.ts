@@ -2,11 +2,15 @@ import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelconte
 import { BatonError } from "../../core/errors.js";
 
 /**
- * An error's message, with a repeated "MCP error <code>: " said once: an SDK client prefixes what a
- * server sends, and servers built on an SDK's error class send it prefixed already.
+ * An error's message, a JSON-RPC error's as "MCP error <code>: <message>" with the prefix said once:
+ * servers built on an SDK's error class send it prefixed already (some more than once), and the v1
+ * client prefixed it again.
  */
-const messageOf = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )\1+/, "$1");
+const messageOf = (error: unknown): string => {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof ProtocolError)) return message.replace(/^(MCP error -?\d+: )\1+/, "$1");
+  return `MCP error ${error.code}: ${message.replace(/^(MCP error -?\d+: )+/, "")}`;
+};
 
 /** The HTTP status an SDK transport error carries (Streamable HTTP and SSE errors). */
 export function httpStatusOf(error: unknown): number | undefined {
