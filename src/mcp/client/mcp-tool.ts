@@ -2,8 +2,13 @@ import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type Client,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  ProtocolError,
+  ProtocolErrorCode,
   type Tool,
 } from "@modelcontextprotocol/client";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import type { ToolContext } from "../../agents/callback-context.js";
 import { confirmationGate, type FunctionTool } from "../../agents/function-tool.js";
 import type { SharedScope } from "../../core/state.js";
@@ -21,6 +26,41 @@ const INPUT_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: {} 
 function withInputCapabilities<P extends Record<string, unknown>>(client: Client, params: P): P {
   if (client.getProtocolEra() !== "modern") return params;
   return { ...params, _meta: { [CLIENT_CAPABILITIES_META_KEY]: INPUT_CAPABILITIES } };
+}
+
+/**
+ * The tool as the SDK's `callTool` gets it: without its output schema, which it would check even against
+ * an `input_required` answer (the v2 client 2.4.0 does), and which `checkOutput` checks on a complete one.
+ */
+const unvalidated = (info: McpToolInfo): McpToolInfo => {
+  const { outputSchema: _checkedHere, ...rest } = info;
+  return rest;
+};
+
+/** Each listed tool's compiled output schema (a tool list is reused for `toolListTtl`). */
+const outputValidators = new WeakMap<McpToolInfo, JsonSchemaValidator<unknown>>();
+
+/** A complete result checked against the tool's output schema, as the SDK's client checks it. */
+function checkOutput(info: McpToolInfo, result: CallToolResult): void {
+  if (info.outputSchema === undefined || result.isError) return;
+  if (result.structuredContent === undefined)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `Tool ${info.name} has an output schema but did not return structured content`,
+    );
+  let validate = outputValidators.get(info);
+  if (validate === undefined) {
+    // SAFETY: the SDK parsed the listed tool's outputSchema as a JSON Schema object; the validator's type
+    // differs only in `$schema?` under exactOptionalPropertyTypes.
+    validate = new CfWorkerJsonSchemaValidator().getValidator(info.outputSchema as JsonSchemaType);
+    outputValidators.set(info, validate);
+  }
+  const checked = validate(result.structuredContent);
+  if (!checked.valid)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Structured content does not match the tool's output schema: ${checked.errorMessage ?? ""}`,
+    );
 }
 
 /** Rounds of `input_required` Baton answers itself (roots) in one run before it asks the user. */
@@ -94,12 +134,13 @@ export function mcpTool(info: McpToolInfo, name: string, host: McpToolHost): Fun
           const result = await host.withClient(ctx, (client) =>
             client.callTool(withInputCapabilities(client, params), {
               timeout: host.callTimeoutMs,
-              toolDefinition: info,
+              toolDefinition: unvalidated(info),
               allowInputRequired: true,
             }),
           );
           const asked = inputRequiredOf(result);
           if (asked === undefined) {
+            checkOutput(info, result);
             span.end();
             return { ok: true, value: shapeResult(result) };
           }

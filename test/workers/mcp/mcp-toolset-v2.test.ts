@@ -2,12 +2,23 @@
 // process of the globalSetup): 2026-07-28 to its stateless endpoint, 2025-11-25 with a session to its
 // stateful one, and `input_required` paused and resumed over the HTTP API.
 import { describe, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { functionTool } from "../../../src/agents/function-tool.js";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
 import { functionCallsOf, functionResponsesOf } from "../../../src/core/content.js";
 import type { Event } from "../../../src/core/event.js";
-import { McpToolset, type McpToolsetConfig } from "../../../src/mcp.js";
+import { McpToolset, type McpToolsetConfig, mcpServer } from "../../../src/mcp.js";
 import { defineApp } from "../../../src/runner/app.js";
-import { callWorker, expectJson, freshIds, runBody, sessionsOf } from "../support/http.js";
+import { scriptedModel } from "../../unit/support/scripted-model.js";
+import {
+  type Call,
+  callWorker,
+  expectJson,
+  freshIds,
+  noSleep,
+  runBody,
+  sessionsOf,
+} from "../support/http.js";
 
 const origin = inject("mcpV2Origin");
 
@@ -99,5 +110,93 @@ describe("McpToolset in workerd, against the v2 SDK's server", () => {
       inputResponses: { confirm: { action: "accept", content: { sure: true } } },
       requestState: expect.stringMatching(/^refund:/),
     });
+  });
+});
+
+describe("Baton to Baton over MCP 2026-07-28 within one Worker", () => {
+  it("a confirmation the called app waits for pauses the calling turn, and the user's answer resumes both", async () => {
+    const paid: number[] = [];
+    const pay = functionTool({
+      name: "pay",
+      description: "Pays an amount",
+      parameters: z.object({ amount: z.number() }),
+      execute: ({ amount }) => {
+        paid.push(amount);
+        return { status: "paid" };
+      },
+      requireConfirmation: true,
+    });
+    const ids = freshIds("b2b");
+    const cashierApp = `cashier-${ids.id}`;
+    const cashier = new LlmAgent({
+      name: "cashier",
+      model: scriptedModel([
+        { calls: [{ name: "pay", args: { amount: 9 }, id: "c9" }] },
+        { text: "Paid 9." },
+      ]),
+      tools: [pay],
+    });
+    let call: Call | undefined;
+    // The calling app reaches the other through this Worker itself (its own host, decision 048).
+    const fetchWorker: typeof fetch = async (input, init) => {
+      if (call === undefined) throw new Error("the worker is not built yet");
+      const request = new Request(input, init);
+      const headers = Object.fromEntries(request.headers.entries());
+      const body = request.method === "POST" ? await request.text() : undefined;
+      return call(new URL(request.url).pathname, {
+        method: request.method,
+        headers,
+        ...(body ? { body } : {}),
+      });
+    };
+    const front = new LlmAgent({
+      name: "front",
+      model: scriptedModel([
+        { calls: [{ name: cashierApp, args: { message: "pay 9" }, id: "m1" }] },
+        { text: "The cashier paid 9." },
+      ]),
+      tools: [new McpToolset({ url: `http://baton.test/mcp/${cashierApp}` })],
+    });
+    call = callWorker(
+      {
+        apps: [
+          defineApp({ name: ids.app, rootAgent: front }),
+          defineApp({ name: cashierApp, rootAgent: cashier }),
+        ],
+        services: { sleep: noSleep, fetch: fetchWorker },
+        mcp: mcpServer(),
+      },
+      { ALLOWED_HOSTS: "baton.test" },
+    );
+    await sessionsOf(call, ids.app, ids.user).create({ sessionId: ids.session });
+    const run = (newMessage: unknown) =>
+      expectJson<Event[]>(
+        (call as Call)("/run", {
+          method: "POST",
+          json: { ...runBody(ids.app, ids.user, ids.session, ""), newMessage },
+        }),
+        200,
+      );
+    const paused = await run({ role: "user", parts: [{ text: "pay 9 at the cashier" }] });
+    const request = paused
+      .flatMap((e) => functionCallsOf(e.content))
+      .find((c) => c.name === "adk_request_confirmation");
+    expect(JSON.stringify(request?.args)).toContain("pay");
+    expect(paid).toEqual([]);
+    const resumed = await run({
+      role: "user",
+      parts: [
+        {
+          functionResponse: {
+            id: request?.id,
+            name: "adk_request_confirmation",
+            response: { confirmed: true, payload: { confirmed: true } },
+          },
+        },
+      ],
+    });
+    expect(paid).toEqual([9]);
+    expect(JSON.stringify(responsesOf(resumed)[0]?.response.content)).toContain("Paid 9.");
+    expect(resumed.at(-1)?.content?.parts?.[0]?.text).toBe("The cashier paid 9.");
   });
 });
