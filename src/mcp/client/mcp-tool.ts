@@ -41,7 +41,7 @@ const unvalidated = (info: McpToolInfo): McpToolInfo => {
 const outputValidators = new WeakMap<McpToolInfo, JsonSchemaValidator<unknown>>();
 
 /** A complete result checked against the tool's output schema, as the SDK's client checks it. */
-function checkOutput(info: McpToolInfo, result: CallToolResult): void {
+export function checkOutput(info: McpToolInfo, result: CallToolResult): void {
   if (info.outputSchema === undefined || result.isError) return;
   if (result.structuredContent === undefined)
     throw new ProtocolError(
