@@ -134,6 +134,9 @@ export class McpToolset implements Toolset {
     try {
       return await use((await connecting).client);
     } catch (error) {
+      // A transport failure also forgets what the server spoke: a server rolled back to an older revision
+      // refuses the 2026-07-28 requests a remembered verdict sends without a probe.
+      if (!connectionSurvives(error)) this.verdicts.delete(key);
       if (!own && !connectionSurvives(error)) await resources.drop(key).catch(() => undefined);
       throw error;
     } finally {

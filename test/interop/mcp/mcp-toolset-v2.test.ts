@@ -18,7 +18,19 @@ let seen: Seen[] = [];
 beforeEach(() => {
   seen = [];
 });
-const { origin } = localServer((req, res) => serveShop(req, res, (s) => seen.push(s)));
+/** How many of the next requests to answer 503 (a server that is briefly down), and what they asked. */
+let failNext = 0;
+let refused: string[] = [];
+const { origin } = localServer(async (req, res) => {
+  if (failNext > 0) {
+    failNext -= 1;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(Buffer.from(chunk));
+    refused.push(String(JSON.parse(Buffer.concat(chunks).toString("utf8")).method));
+    return void res.writeHead(503).end();
+  }
+  return serveShop(req, res, (s) => seen.push(s));
+});
 
 const whats = () => seen.map((s) => s.what);
 const count = (what: string) => whats().filter((w) => w === what).length;
@@ -87,6 +99,28 @@ describe("McpToolset against the v2 SDK's server", () => {
     expect(count("POST server/discover")).toBe(0);
     expect(count("POST tools/call")).toBe(3);
     expect(seen.every((s) => s.version === "2026-07-28")).toBe(true);
+  });
+
+  it("goes straight to initialize on the next turn to a 2025-11-25 server", async () => {
+    const { turn } = await shopApp("/stateful", [...lookups, ...lookups]);
+    await turn("orders 1 to 3");
+    seen = [];
+    await turn("orders 1 to 3 again");
+    expect(whats()[0]).toBe("POST initialize");
+    expect(count("POST server/discover")).toBe(0);
+    expect(count("DELETE /stateful")).toBe(1);
+  });
+
+  it("probes again once a remembered 2026-07-28 server answered with an HTTP error", async () => {
+    const { turn } = await shopApp("/mcp", [...lookups, ...lookups]);
+    await turn("orders 1 to 3");
+    [failNext, refused, seen] = [1, [], []];
+    await turn("orders 1 to 3 again");
+    // The turn's first request is a listing with the remembered verdict (no probe); refused, it is
+    // forgotten, and the next connection probes.
+    expect(refused).toEqual(["tools/list"]);
+    expect(whats()[0]).toBe("POST server/discover");
+    expect(count("POST tools/call")).toBe(3);
   });
 
   it("speaks 2025-11-25 with a session to a server that has no 2026-07-28, and ends the session", async () => {
