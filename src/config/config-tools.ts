@@ -50,7 +50,7 @@ export interface ToolScope {
 
 /** Tool classes of Baton's other entries that YAML may name: the entry to import when one is missing. */
 const MCP_ENTRY =
-  'import { mcpToolClasses } from "@baton-agents/core/mcp" and give the registry toolClasses: mcpToolClasses (its peer @modelcontextprotocol/sdk installed)';
+  'import { mcpToolClasses } from "@baton-agents/core/mcp" and give the registry toolClasses: mcpToolClasses (its peers @modelcontextprotocol/client and /server installed)';
 const ENTRY_TOOL_CLASSES: Readonly<Record<string, string | undefined>> = lookupTable({
   McpToolset: MCP_ENTRY,
   MCPToolset: MCP_ENTRY,

@@ -42,9 +42,15 @@ async function firstLine<T>(
   return value;
 }
 
-/** test/support/mcp-test-server.ts (the official SDK's server), in its own process. */
-export async function startMcpTestServer(): Promise<McpProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test/support/mcp-test-server.ts")], {
+/** test/support/mcp-test-server.ts (the official v1 SDK's server), in its own process. */
+export const startMcpTestServer = () => startScript("test/support/mcp-test-server.ts");
+
+/** test/support/mcp-v2-server.ts (the official v2 SDK's server, 2026-07-28 and 2025-11-25), in its own process. */
+export const startMcpV2Server = () => startScript("test/support/mcp-v2-server.ts");
+
+/** A server script that prints `{"port": n}` once it listens, in its own process. */
+async function startScript(script: string): Promise<McpProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, script)], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -1,12 +1,11 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import type { CallbackContext } from "../../agents/callback-context.js";
 import type { FunctionTool } from "../../agents/function-tool.js";
 import type { Toolset } from "../../agents/toolset.js";
 import { SHARED_SCOPES, type SharedScope } from "../../core/state.js";
 import { ATTR } from "../../core/trace.js";
-import type { McpConnection } from "./connect.js";
-import { connect } from "./connect.js";
+import { connect, type EraVerdict, type McpConnection } from "./connect.js";
 import {
   type ConnectionParams,
   type ConnectionParamsInput,
@@ -44,6 +43,9 @@ export interface McpToolsetConfig {
   stateScopes?: readonly SharedScope[];
 }
 
+/** At most this many header sets per toolset keep a server's verdict (as the tool list cache). */
+const MAX_VERDICTS = 64;
+
 const TtlSchema = z.number().nonnegative().default(60);
 
 function paramsOf(config: McpToolsetConfig): ConnectionParams {
@@ -75,6 +77,8 @@ export class McpToolset implements Toolset {
   readonly stateScopes: readonly SharedScope[] | undefined;
   private readonly cache: ToolListCache;
   private readonly host: McpToolHost;
+  /** What the server spoke, per set of headers: the next turn connects without probing again. */
+  private readonly verdicts = new Map<string, EraVerdict>();
 
   constructor(readonly config: McpToolsetConfig) {
     this.params = paramsOf(config);
@@ -122,7 +126,7 @@ export class McpToolset implements Toolset {
     const key = `mcp ${this.params.type} ${this.params.url} ${headersKey(headers)}`;
     const connecting = resources.hold(
       key,
-      () => connect({ params: this.params, headers, fetch: services.fetch }),
+      () => this.connect(key, headers, services.fetch),
       async (opened: Promise<McpConnection>) => (await opened.catch(() => undefined))?.close(),
     );
     // Past the turn's end nothing is held: this use's connection is its own, ended after it.
@@ -130,10 +134,38 @@ export class McpToolset implements Toolset {
     try {
       return await use((await connecting).client);
     } catch (error) {
+      // A transport failure also forgets what the server spoke: a server rolled back to an older revision
+      // refuses the 2026-07-28 requests a remembered verdict sends without a probe.
+      if (!connectionSurvives(error)) this.verdicts.delete(key);
       if (!own && !connectionSurvives(error)) await resources.drop(key).catch(() => undefined);
       throw error;
     } finally {
       if (own) await (await connecting.catch(() => undefined))?.close();
+    }
+  }
+
+  /**
+   * A connection, made with what the server spoke last time (no `server/discover` probe then); a failure
+   * forgets it, so the next connection probes again (a server may have been upgraded or rolled back).
+   */
+  private async connect(
+    key: string,
+    headers: Record<string, string>,
+    fetch: typeof globalThis.fetch,
+  ): Promise<McpConnection> {
+    const prior = this.verdicts.get(key);
+    try {
+      const opened = await connect({ params: this.params, headers, fetch, prior });
+      this.verdicts.delete(key);
+      this.verdicts.set(key, opened.verdict);
+      for (const old of this.verdicts.keys()) {
+        if (this.verdicts.size <= MAX_VERDICTS) break;
+        this.verdicts.delete(old);
+      }
+      return opened;
+    } catch (error) {
+      this.verdicts.delete(key);
+      throw error;
     }
   }
 

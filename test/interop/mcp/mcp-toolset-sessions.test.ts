@@ -123,13 +123,15 @@ describe("McpToolset's connections to a real MCP server (the official SDK's)", (
     expect([seen.opened, seen.ended]).toEqual([1, 1]);
     expect(stateful.size).toBe(0);
     const { requests } = seen;
+    // The v1 server does not know 2026-07-28: the probe is answered with an error, and the client initializes.
+    expect(count(requests, "POST server/discover")).toBe(1);
     expect(count(requests, "POST initialize")).toBe(1);
     expect(count(requests, "POST notifications/initialized")).toBe(1);
     expect(count(requests, "POST tools/list")).toBe(3);
     expect(count(requests, "POST tools/call")).toBe(3);
     expect(count(requests, "DELETE /stateful")).toBe(1);
-    // initialize, initialized, the GET stream, 3 listings, 3 calls, the DELETE.
-    expect(requests).toHaveLength(10);
+    // the probe, initialize, initialized, the GET stream, 3 listings, 3 calls, the DELETE.
+    expect(requests).toHaveLength(11);
   });
 
   it("ends nothing on a stateless server, and still connects once for the turn", async () => {
@@ -139,7 +141,7 @@ describe("McpToolset's connections to a real MCP server (the official SDK's)", (
     expect(count(requests, "POST initialize")).toBe(1);
     expect(count(requests, "POST tools/call")).toBe(3);
     expect(count(requests, "DELETE /stateless")).toBe(0);
-    expect(requests).toHaveLength(9);
+    expect(requests).toHaveLength(10);
   });
 
   it("takes a 401 as the answer: no HTTP+SSE fallback, and the model is offered no tools", async () => {
@@ -147,6 +149,7 @@ describe("McpToolset's connections to a real MCP server (the official SDK's)", (
     expect(offered.length).toBeGreaterThan(0);
     expect(offered.every((names) => names.length === 0)).toBe(true);
     expect(seen.requests.filter((r) => r.startsWith("GET"))).toEqual([]);
-    expect(seen.requests.every((r) => r === "POST initialize")).toBe(true);
+    // The server/discover probe is refused with 401: no initialize, no GET, no HTTP+SSE attempt.
+    expect(seen.requests.every((r) => r === "POST server/discover")).toBe(true);
   });
 });

@@ -1,3 +1,9 @@
+import {
+  ProtocolError,
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+} from "@modelcontextprotocol/client";
+import { CfWorkerJsonSchemaValidator as V2Validator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -23,6 +29,25 @@ async function clientOf(call: Call, app: string): Promise<Client> {
   const client = new Client(
     { name: "errors-test", version: "1.0.0" },
     { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
+  await client.connect(transport);
+  return client;
+}
+
+/** The v2 SDK's client (what McpToolset runs on), negotiating as McpToolset does, through `call`. */
+async function v2ClientOf(call: Call, app: string): Promise<V2Client> {
+  const transport = new V2Transport(new URL(`http://baton.test/mcp/${app}`), {
+    fetch: (url, init) => {
+      const headers = Object.fromEntries(new Headers(init?.headers).entries());
+      // SAFETY: the SDK sends string bodies (JSON) or none.
+      const body = init?.body as string | undefined;
+      const path = new URL(String(url)).pathname;
+      return call(path, { method: init?.method ?? "GET", headers, ...(body ? { body } : {}) });
+    },
+  });
+  const client = new V2Client(
+    { name: "errors-test", version: "2.0.0" },
+    { jsonSchemaValidator: new V2Validator(), versionNegotiation: { mode: "auto" } },
   );
   await client.connect(transport);
   return client;
@@ -75,18 +100,28 @@ describe("/mcp/<app> tool errors by the spec (2025-11-25)", () => {
       );
       expect(failure).toMatchObject({ code: -32602 });
       expect(String((failure as Error).message)).toBe("MCP error -32602: Unknown tool: no_such_tool");
-      // What McpToolset makes of such an error says the prefix once too.
-      const coded = mcpFailure(failure, "http://baton.test/mcp", "tools/call no_such_tool");
-      expect(coded.message.match(/MCP error -32602/g)).toHaveLength(1);
     } finally {
       await client.close();
+    }
+    // What McpToolset (the v2 client, 2026-07-28 here) makes of such an error says the prefix once too.
+    const v2 = await v2ClientOf(call, app);
+    try {
+      const failure = await v2.callTool({ name: "no_such_tool", arguments: {} }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(ProtocolError);
+      const coded = mcpFailure(failure, "http://baton.test/mcp", "tools/call no_such_tool");
+      expect(coded.code).toBe("MCP_PROTOCOL_ERROR");
+      expect(coded.message.match(/-32602/g)).toHaveLength(1);
+    } finally {
+      await v2.close();
     }
   });
 
   it("says a doubled prefix from another server once, in McpToolset's error", async () => {
-    const { McpError } = await import("@modelcontextprotocol/sdk/types.js");
-    // A server on the SDK's McpError sends "MCP error -32602: bad", and the client prefixes it again.
-    const doubled = new McpError(-32602, "MCP error -32602: bad");
+    // A server on an SDK's error class sends "MCP error -32602: bad", and the client prefixes it again.
+    const doubled = new ProtocolError(-32602, "MCP error -32602: MCP error -32602: bad");
     const coded = mcpFailure(doubled, "http://x.test/mcp", "tools/call t");
     expect(coded.code).toBe("MCP_PROTOCOL_ERROR");
     expect(coded.message).toBe(

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import type { TestProject } from "vitest/node";
 import { startPeer } from "../../support/a2a-peer.js";
 import { startFakeGeminiLive } from "../../support/fake-gemini-live.js";
-import { startEverythingServer, startMcpTestServer } from "../../support/mcp-processes.js";
+import { startEverythingServer, startMcpTestServer, startMcpV2Server } from "../../support/mcp-processes.js";
 import { startCollector } from "../../support/otlp-collector.js";
 import { startPushReceiver } from "../../support/push-receiver.js";
 import { startFakeOpenAiServer } from "./fake-openai-server.js";
@@ -38,18 +38,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The fake Gemini Live server: the live model's workerd tests open their WebSockets to it.
   const geminiLive = await startFakeGeminiLive();
   project.provide("fakeGeminiLiveOrigin", geminiLive.origin);
-  // Real MCP servers in their own processes: the official SDK's (one of them for a test to stop) and the
-  // registry's "everything" demo server.
-  const [mcp, stoppableMcp, everything] = await Promise.all([
+  // Real MCP servers in their own processes: the official v1 SDK's (one of them for a test to stop), the
+  // registry's "everything" demo server and the official v2 SDK's (2026-07-28).
+  const [mcp, stoppableMcp, everything, mcpV2] = await Promise.all([
     startMcpTestServer(),
     startMcpTestServer(),
     startEverythingServer(),
+    startMcpV2Server(),
   ]);
   project.provide("mcpServerOrigin", mcp.origin);
   project.provide("stoppableMcpOrigin", stoppableMcp.origin);
   project.provide("everythingMcpUrl", `${everything.origin}/mcp`);
+  project.provide("mcpV2Origin", mcpV2.origin);
   return async () => {
-    await Promise.all([mcp.stop(), stoppableMcp.stop(), everything.stop()]);
+    await Promise.all([mcp.stop(), stoppableMcp.stop(), everything.stop(), mcpV2.stop()]);
     await peer.close();
     await geminiLive.close();
     await Promise.all([close(model.server), close(receiver.server), collector.close(), pushReceiver.close()]);

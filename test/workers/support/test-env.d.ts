@@ -24,6 +24,8 @@ declare module "vitest" {
     a2aPeerCardUrl: string;
     /** Origin of test/support/mcp-test-server.ts, the official SDK's MCP server (from the globalSetup). */
     mcpServerOrigin: string;
+    /** Origin of test/support/mcp-v2-server.ts, the official v2 SDK's MCP server (2026-07-28). */
+    mcpV2Origin: string;
     /** Another such server, which one test stops (`POST /exit`). */
     stoppableMcpOrigin: string;
     /** The Streamable HTTP endpoint of `@modelcontextprotocol/server-everything`. */
