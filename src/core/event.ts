@@ -64,6 +64,9 @@ function liftRoute(value: unknown): unknown {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** genai's `Transcription`: a live call's words, as the model heard or spoke them. */
+const TranscriptionSchema = z.object({ text: z.string().optional(), finished: z.boolean().optional() });
+
 /**
  * ADK `Event` in Python's wire shape (ADK-SEMANTICS §1.1, §8.4): float-second timestamps, UUID ids. The ADK
  * 2.x fields (`output`, `nodeInfo`, `isolationScope`, `actions.route`) are optional, so 1.x events read as
@@ -81,6 +84,10 @@ export const EventSchema = z.preprocess(
     partial: z.boolean().optional(),
     turnComplete: z.boolean().optional(),
     interrupted: z.boolean().optional(),
+    /** A live call's transcript of the caller's audio (`/run_live`); `finished` on an utterance's last piece. */
+    inputTranscription: TranscriptionSchema.optional(),
+    /** A live call's transcript of the model's audio. */
+    outputTranscription: TranscriptionSchema.optional(),
     finishReason: z.string().optional(),
     errorCode: z.string().optional(),
     errorMessage: z.string().optional(),

@@ -8,6 +8,7 @@ import { cappedBody } from "./capped-body.js";
 import { dev, notEnabled } from "./dev.js";
 import { checkHost } from "./host-check.js";
 import { onError } from "./http-errors.js";
+import { live } from "./live.js";
 import { memory } from "./memory.js";
 import { meta } from "./meta.js";
 import { notServed, servedMethods } from "./method-not-allowed.js";
@@ -96,6 +97,7 @@ export function createAdkApi<B extends BatonBindings>(
   if (extra.artifacts) api.route("/", extra.artifacts.routes);
   api.route("/", memory);
   api.route("/", run);
+  api.route("/", live);
   // ADK's eval routes (`@baton-agents/core/cloudflare/evals`), when the Worker serves them; else 501.
   if (extra.evals) api.route("/", extra.evals);
   api.route("/", dev);

@@ -9,13 +9,14 @@ import type { MemoryService, RunServices, TraceExport } from "../core/ports.js";
 import type { PushDelivery } from "../core/task-store.js";
 import type { EmailSupport } from "../email/email-support.js";
 import type { IncomingEmail } from "../email/receive-email.js";
+import { registerLiveHost } from "../live/live-hosts.js";
 import { DurableObjectMemoryService } from "../memory/do-memory.js";
 import type { ModelProvider } from "../models/model-provider.js";
 import type { SessionObject } from "../objects/session-object.js";
 import type { App } from "../runner/app.js";
 import { fireSchedules } from "../schedules/fire-schedules.js";
 import { defaultServices } from "../services/defaults.js";
-import { aiSdkModelPort } from "../services/model-registry.js";
+import { aiSdkModelPort, ModelRegistry } from "../services/model-registry.js";
 import { DurableObjectSessionStore, type SessionStoreEnv } from "../session/do-store.js";
 import { registerTurnHost } from "../turns/turn-hosts.js";
 import type { AcceptDeps } from "../webhooks/accept.js";
@@ -165,7 +166,8 @@ export function createWorker(options: WorkerOptions) {
   const defaultApp = options.a2a?.defaultApp;
   if (defaultApp !== undefined && !apps.has(defaultApp))
     throw new BatonError("invalid_config", `a2a.defaultApp names no app: "${defaultApp}".`);
-  const models = aiSdkModelPort(options.models);
+  const registry = new ModelRegistry(options.models);
+  const models = aiSdkModelPort(registry);
   const appsFor = replayAware(apps, options.replay);
   // The memory service: the option's, or the users' objects (`USERS`, which the session store has too); one per env.
   const memories = new WeakMap<BatonWorkerEnv, MemoryService>();
@@ -200,6 +202,18 @@ export function createWorker(options: WorkerOptions) {
       return turnRunner(deps, findApp(deps.apps, appName), env, keepAlive).start(run);
     },
   });
+  // Live calls (`/run_live`) run in the session's object too, found under the same name (decision 055).
+  if (turnHost !== undefined)
+    registerLiveHost(turnHost, (env, appName, inside) => {
+      // SAFETY: as the turn host's: the session object's env is the Worker's, its vars over it.
+      const deps = depsInside(depsOf(env as BatonWorkerEnv), inside);
+      return {
+        app: findApp(deps.apps, appName),
+        services: deps.services,
+        store: deps.sessionStore,
+        liveModel: (spec) => registry.resolveLive(spec, env),
+      };
+    });
   // Turns begun outside the object name the host, so the object can resume them in place (decision 047).
   const storeHost = options.runTurnsIn === "request" || turnHost === undefined ? {} : { turnHost };
   // Per env's deps and session object: the deps whose store calls that object directly (decision 040).

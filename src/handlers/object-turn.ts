@@ -87,7 +87,7 @@ function eventOf(value: unknown): Event {
 }
 
 /** The Worker's string vars and secrets: what the object's env takes from its caller (`ObjectTurnRequest`). */
-function stringVars(env: Record<string, unknown>): Record<string, string> {
+export function stringVars(env: Record<string, unknown>): Record<string, string> {
   const vars: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (typeof value === "string") vars[name] = value;
   return vars;

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { BatonError } from "../core/errors.js";
+import type { LiveModel } from "../core/live-model.js";
 import type { Env } from "../core/ports.js";
 
 /**
@@ -14,6 +15,11 @@ export interface ModelProvider {
    * `spec` is the whole string, for error messages. Throws `BatonError("MODEL_CONFIG")` for a missing setting.
    */
   model(modelId: string, env: Env, spec: string): LanguageModelV3;
+  /**
+   * The live (bidirectional) model `modelId`, for `/run_live` (issue 46); absent for a provider without
+   * live models. Throws as `model` does.
+   */
+  liveModel?(modelId: string, env: Env, spec: string): LiveModel;
 }
 
 /** A `MODEL_CONFIG` error: the app's model settings are wrong, not the request. */

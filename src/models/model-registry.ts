@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { BatonError } from "../core/errors.js";
+import type { LiveModel } from "../core/live-model.js";
 import type { ModelObject, ModelSpec } from "../core/llm.js";
 import { lookupTable } from "../core/lookup-table.js";
 import type { Env } from "../core/ports.js";
@@ -58,21 +59,38 @@ export class ProviderRegistry {
         `Model object ${spec.provider}:${spec.modelId} implements the old v2 interface; update its provider package.`,
       );
     }
+    const { provider, id } = this.#provider(spec);
+    if (id.trim() === "") throw modelConfigError(`Model "${spec}" names no model after "${provider.name}:".`);
+    const models = this.#models.get(env) ?? new Map<string, LanguageModelV3>();
+    this.#models.set(env, models);
+    const model = models.get(spec) ?? provider.model(id, env, spec);
+    models.set(spec, model);
+    return model;
+  }
+
+  /**
+   * The live model `spec` names (`/run_live`): `demo:` and `google:` have them. Throws
+   * `BatonError("MODEL_CONFIG")` for a model object, an unknown prefix, or a provider with no live models.
+   */
+  resolveLive(spec: ModelSpec, env: Env): LiveModel {
+    if (typeof spec !== "string")
+      throw modelConfigError(`A live call needs a model named as provider:model, not a model object.`);
+    const { provider, id } = this.#provider(spec);
+    if (!provider.liveModel)
+      throw modelConfigError(`Model provider "${provider.name}" has no live models (in "${spec}").`);
+    return provider.liveModel(id, env, spec);
+  }
+
+  #provider(spec: string): { provider: ModelProvider; id: string } {
     const colon = spec.indexOf(":");
     if (colon <= 0)
       throw modelConfigError(
         `Model "${spec}" has no provider: write it as provider:model, e.g. "openai:gpt-4.1-mini".`,
       );
     const name = spec.slice(0, colon);
-    const id = spec.slice(colon + 1);
     const provider = this.#providers.get(name);
     if (!provider) throw modelConfigError(this.#unknown(name, spec));
-    if (id.trim() === "") throw modelConfigError(`Model "${spec}" names no model after "${name}:".`);
-    const models = this.#models.get(env) ?? new Map<string, LanguageModelV3>();
-    this.#models.set(env, models);
-    const model = models.get(spec) ?? provider.model(id, env, spec);
-    models.set(spec, model);
-    return model;
+    return { provider, id: spec.slice(colon + 1) };
   }
 
   #unknown(name: string, spec: string): string {

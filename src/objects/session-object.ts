@@ -18,9 +18,10 @@ import type {
   TaskWriteResult,
 } from "../core/task-store.js";
 import type { TurnTrace } from "../core/trace.js";
+import { LIVE_URL, LiveSockets } from "../live/live-sockets.js";
 import { reminderConcern, reminderQueueOf } from "../schedules/reminder-concern.js";
-import { SessionReminders } from "../schedules/session-reminders.js";
-import { persistedEvent } from "../session/persisted-event.js";
+import { type ReminderSet, SessionReminders } from "../schedules/session-reminders.js";
+import { seedEvents } from "../session/persisted-event.js";
 import { type IndexedEntry, SessionLog } from "../session/session-log.js";
 import {
   type AppendInput,
@@ -32,7 +33,7 @@ import {
 } from "../session/session-records.js";
 import { AlarmDispatcher } from "../storage/alarm-dispatcher.js";
 import { sessionObjectName } from "../storage/object-names.js";
-import { ok, type RpcResult, refuse } from "../storage/rpc-result.js";
+import { attempt, ok, type RpcResult, refuse } from "../storage/rpc-result.js";
 import { migrate } from "../storage/sql.js";
 import { type ObjectTurnLines, ObjectTurns } from "../turns/object-turns.js";
 import { TurnMarkers } from "../turns/resume-concern.js";
@@ -42,13 +43,6 @@ import { TurnWrites } from "../turns/turn-writes.js";
 import { SESSION_SQL_SCHEMA } from "./session-schema.js";
 
 export { ISOLATE_CACHE_BYTES, OBJECT_CACHE_BYTES } from "../session/session-log.js";
-export type {
-  AppendInput,
-  BeginTurnInput,
-  SessionRecord,
-  TraceRow,
-  TurnBegun,
-} from "../session/session-records.js";
 
 /**
  * One session, `(app, user, session)`: its event log, its session-scoped state and the lease of the turn that
@@ -65,6 +59,7 @@ export class SessionObject extends DurableObject {
   readonly #reminders: SessionReminders;
   readonly #alarms: AlarmDispatcher;
   readonly #running: ObjectTurns;
+  readonly #live: LiveSockets;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -88,10 +83,12 @@ export class SessionObject extends DurableObject {
       log: (message) => console.warn(message),
       changed: () => this.#showReminders(),
     });
+    // SAFETY: a Worker's env is a record of its bindings and vars by name.
+    const bindings = env as unknown as Record<string, unknown>;
+    this.#live = new LiveSockets(ctx, bindings, this);
     this.#running = new ObjectTurns({
       kv: ctx.storage.kv,
-      // SAFETY: a Worker's env is a record of its bindings and vars by name.
-      env: env as unknown as Record<string, unknown>,
+      env: bindings,
       keepAlive: (work) => ctx.waitUntil(work),
       inside: (appName, { userId, sessionId }) => ({
         name: sessionObjectName({ appName, userId, sessionId }),
@@ -128,20 +125,13 @@ export class SessionObject extends DurableObject {
    * Schedules a reminder of this session (`ReminderStore.set`): a pending one with the same key is
    * replaced; `invalid_request` past the per-session limit. The alarm is moved to the soonest one.
    */
-  async setReminder(
-    input: NewReminder,
-  ): Promise<RpcResult<{ reminder: Reminder; replaced: Reminder | null }>> {
+  async setReminder(input: NewReminder): Promise<RpcResult<ReminderSet>> {
     if (!this.#log.load()) return notFound();
-    let set: { reminder: Reminder; replaced: Reminder | null };
-    try {
-      set = this.#reminders.set(input, crypto.randomUUID(), Date.now());
-    } catch (error) {
-      if (error instanceof BatonError) return refuse(error);
-      throw error;
-    }
+    const set = attempt(() => this.#reminders.set(input, crypto.randomUUID(), Date.now()));
+    if (!set.ok) return set;
     this.#showReminders();
     await this.#alarms.reschedule();
-    return ok(set);
+    return set;
   }
 
   /** The pending reminders, soonest first. */
@@ -181,11 +171,11 @@ export class SessionObject extends DurableObject {
   create(key: SessionKey, state: StateMap, events: readonly Event[] = []): RpcResult<SessionRecord> {
     if (this.#log.load())
       return refuse(new BatonError("session_exists", `Session ${key.sessionId} already exists`));
-    const seeds = events.filter((event) => !event.partial).map(persistedEvent);
-    const repeated = seeds.find((event, i) => seeds.findIndex((e) => e.id === event.id) !== i);
-    if (repeated) return refuse(new BatonError("invalid_request", `Event ${repeated.id} is already stored`));
+    const seeded = seedEvents(events);
+    if (!seeded.ok)
+      return refuse(new BatonError("invalid_request", `Event ${seeded.repeated} is already stored`));
     // The new session is read back (and checked) as any cold read would read it.
-    this.#log.create(key, state, seeds);
+    this.#log.create(key, state, seeded.seeds);
     return this.#log.snapshot({});
   }
 
@@ -236,16 +226,27 @@ export class SessionObject extends DurableObject {
   }
 
   /**
-   * The object's one HTTP route: `/run_sse`'s turn (`SSE_TURN_URL`, decision 045), whose frames stream
-   * back as the response body. Everything else the object does is RPC.
+   * The object's HTTP routes: `/run_sse`'s turn (`SSE_TURN_URL`, decision 045), whose frames stream back as
+   * the response body, and a live call's WebSocket (`LIVE_URL`, decision 055). Everything else is RPC.
    */
   override async fetch(request: Request): Promise<Response> {
+    if (request.url === LIVE_URL) return this.#live.accept(request);
     if (request.method !== "POST" || request.url !== SSE_TURN_URL)
       return Response.json({ detail: "Not Found" }, { status: 404 });
-    // SAFETY: only a Worker holding this object's binding can reach its fetch; the body is the JSON of the
+    // SAFETY: only a Worker holding this object's binding reaches its fetch; the body is the JSON of the
     // `ObjectTurnRequest` its `/run_sse` built (`startObjectSse`), as an RPC would pass it.
-    const input = (await request.json()) as ObjectTurnRequest;
-    return this.#running.sse(input);
+    return this.#running.sse((await request.json()) as ObjectTurnRequest);
+  }
+
+  /** The Hibernation API's handlers: only live calls' sockets are accepted here (`LiveSockets`). */
+  override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    return this.#live.message(socket, message);
+  }
+  override webSocketClose(socket: WebSocket): Promise<void> {
+    return this.#live.closed(socket);
+  }
+  override webSocketError(socket: WebSocket): Promise<void> {
+    return this.#live.closed(socket);
   }
 
   /** Ends the stream `runTurn` answered from the reader's side (a client that left); the turn runs on. */

@@ -3,6 +3,11 @@ import { BatonError } from "../core/errors.js";
 import { type NewReminder, REMINDER_LIMITS, type Reminder } from "../core/reminder.js";
 import { Command, Query } from "../storage/sql.js";
 
+/** A reminder set, and the pending one with its key it replaced. */
+export interface ReminderSet {
+  reminder: Reminder;
+  replaced: Reminder | null;
+}
 /** Migration step: the session's pending reminders, soonest first by `due_at`. */
 export const REMINDER_TABLE_SQL = `CREATE TABLE reminders (
      id TEXT PRIMARY KEY,
@@ -70,7 +75,7 @@ export class SessionReminders {
   }
 
   /** Stores a reminder; `invalid_request` when the session already has the most it may. */
-  set(input: NewReminder, id: string, now: number): { reminder: Reminder; replaced: Reminder | null } {
+  set(input: NewReminder, id: string, now: number): ReminderSet {
     return this.storage.transactionSync(() => {
       const replaced =
         input.key === undefined ? null : (SELECT_BY_KEY_OR_ID.first(this.#sql, input.key) ?? null);

@@ -31,7 +31,7 @@ import {
 import { keepStoredBytes } from "../core/stored-size.js";
 import type { TurnTrace } from "../core/trace.js";
 import type { AppObject } from "../objects/app-object.js";
-import type { BeginTurnInput, SessionObject, TurnBegun } from "../objects/session-object.js";
+import type { SessionObject } from "../objects/session-object.js";
 import type { UserObject } from "../objects/user-object.js";
 import { jsonLines } from "../storage/feed-lines.js";
 import { appObjectName, sessionObjectName, userObjectName } from "../storage/object-names.js";
@@ -40,6 +40,7 @@ import { IsolateEventCache } from "./isolate-event-cache.js";
 import { DEFAULT_LEASE_TTL_MS, parseLeaseTtl } from "./lease.js";
 import { eventPageStart, eventPageToken } from "./page-token.js";
 import { persistedEvent } from "./persisted-event.js";
+import type { BeginTurnInput, TurnBegun } from "./session-records.js";
 import { UserIndex } from "./user-index.js";
 
 /** The bindings the store needs (wrangler `durable_objects.bindings`), plus the optional lease length. */

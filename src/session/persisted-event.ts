@@ -56,3 +56,12 @@ export function sharingEmptyMaps(stored: Event): Event {
 }
 
 const orEmpty = <T extends Record<string, unknown>>(map: T): T => (hasKeys(map) ? map : (EMPTY as T)); // SAFETY: an empty map of any value type.
+
+/** A new session's seed events as stored (partial ones dropped), or the id of one given twice. */
+export function seedEvents(
+  events: readonly Event[],
+): { ok: true; seeds: Event[] } | { ok: false; repeated: string } {
+  const seeds = events.filter((event) => !event.partial).map(persistedEvent);
+  const repeated = seeds.find((event, i) => seeds.findIndex((e) => e.id === event.id) !== i);
+  return repeated ? { ok: false, repeated: repeated.id } : { ok: true, seeds };
+}

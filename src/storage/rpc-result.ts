@@ -14,6 +14,16 @@ export const refuse = (error: BatonError): RpcResult<never> => ({
   message: error.message,
 });
 
+/** What `work` answers, or its `BatonError` as a refusal (anything else is thrown). */
+export function attempt<T>(work: () => T): RpcResult<T> {
+  try {
+    return ok(work());
+  } catch (error) {
+    if (error instanceof BatonError) return refuse(error);
+    throw error;
+  }
+}
+
 /** The value of a result, or its refusal thrown as a `BatonError`. */
 export function unwrap<T>(result: RpcResult<T>): T {
   if (result.ok) return result.value;

@@ -2,8 +2,8 @@
 // (test/workers/live) and in Node 20 (test/unit/live). No Node imports: workerd loads this file.
 import { expect, it } from "vitest";
 import { BatonError } from "../../src/core/errors.js";
+import type { LiveConnection, LiveConnectRequest, LiveResponse } from "../../src/core/live-model.js";
 import { type GeminiLiveOptions, geminiLiveModel } from "../../src/live/gemini/gemini-live-model.js";
-import type { LiveConnection, LiveConnectRequest, LiveResponse } from "../../src/live/live-model.js";
 
 /** Mirrors of fake-gemini-live.ts's constants (that file is Node only). */
 const FAKE_GEMINI_KEY = "fake-gemini-key";

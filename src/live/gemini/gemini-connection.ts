@@ -1,6 +1,6 @@
 import type { Content } from "../../core/content.js";
 import { BatonError } from "../../core/errors.js";
-import type { LiveBlob, LiveConnection, LiveResponse } from "../live-model.js";
+import type { LiveBlob, LiveConnection, LiveResponse } from "../../core/live-model.js";
 import { LiveResponses } from "./live-responses.js";
 import { closeErrorCode, closeMessage, type LiveSocket } from "./live-socket.js";
 import { frameText, parseServerMessage } from "./server-message.js";

@@ -1,5 +1,5 @@
 import { BatonError } from "../../core/errors.js";
-import type { LiveConnectRequest, LiveModel } from "../live-model.js";
+import type { LiveConnectRequest, LiveModel } from "../../core/live-model.js";
 import { GeminiLiveConnection } from "./gemini-connection.js";
 import { bidiUrl, openLiveSocket } from "./live-socket.js";
 import { setupMessage } from "./setup-message.js";

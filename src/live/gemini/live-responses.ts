@@ -1,5 +1,5 @@
 import type { Content } from "../../core/content.js";
-import type { LiveResponse } from "../live-model.js";
+import type { LiveResponse } from "../../core/live-model.js";
 import type { ServerMessage } from "./server-message.js";
 
 type Transcript = { text?: string | undefined; finished?: boolean | undefined };

@@ -1,5 +1,5 @@
+import type { LiveConnectRequest } from "../../core/live-model.js";
 import type { ToolDeclaration } from "../../core/llm.js";
-import type { LiveConnectRequest } from "../live-model.js";
 
 /**
  * A declaration as Gemini takes it. The arguments' JSON Schema goes as is in `parametersJsonSchema`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { LiveResponse } from "../../../src/core/live-model.js";
 import { GeminiLiveConnection } from "../../../src/live/gemini/gemini-connection.js";
-import type { LiveResponse } from "../../../src/live/live-model.js";
 
 /** A socket whose events the test fires by hand. */
 function handSocket() {

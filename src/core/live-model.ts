@@ -1,6 +1,6 @@
-import type { Content, Part } from "../core/content.js";
-import type { GenerateContentConfig } from "../core/generate-content-config.js";
-import type { LlmResponse, ToolDeclaration } from "../core/llm.js";
+import type { Content, Part } from "./content.js";
+import type { GenerateContentConfig } from "./generate-content-config.js";
+import type { LlmResponse, ToolDeclaration } from "./llm.js";
 
 /**
  * The live model port (issue 46): a bidirectional model session, as ADK's `BaseLlm.connect` and

@@ -1,0 +1,158 @@
+import { BatonError } from "../core/errors.js";
+import type { SessionKey } from "../core/session.js";
+import type { SessionObject } from "../objects/session-object.js";
+import { sessionObjectName } from "../storage/object-names.js";
+import { LiveCall } from "./live-call.js";
+import { liveHost } from "./live-hosts.js";
+import { closeReason, LIVE_CLOSE, type LiveOptions, readLiveRequest } from "./live-request.js";
+
+/** Where a session object's `fetch` takes a live call's WebSocket upgrade (never resolved: a stub's `fetch`). */
+export const LIVE_URL = "https://session-object/live";
+/** The header that carries the call's `LiveAdmission` from the Worker to the object. */
+export const LIVE_HEADER = "x-baton-live";
+/** The hibernation tag of live sockets (`ctx.getWebSockets(LIVE_TAG)`). */
+const LIVE_TAG = "live";
+
+/** A live request may hold this many bytes (a base64 audio chunk of a few seconds fits many times). */
+export const DEFAULT_LIVE_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** A call with no request for this long ends. */
+export const DEFAULT_LIVE_IDLE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * What the Worker admitted (auth, app, session checked), kept on the socket (its attachment, at most 2 KiB)
+ * so a woken object goes on; the Worker's vars come beside it (`LiveUpgrade`) and are not kept: a woken
+ * object runs the call with its own env, which a deploy gives the same vars.
+ */
+export interface LiveAdmission {
+  host: string;
+  key: SessionKey;
+  options: LiveOptions;
+  invocationId: string;
+}
+
+/** The header's JSON: the admission and the Worker's string vars. */
+export interface LiveUpgrade extends LiveAdmission {
+  vars: Record<string, string>;
+}
+
+const numberSetting = (env: Record<string, unknown>, name: string, fallback: number): number => {
+  const value = Number(env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+/**
+ * A session object's live calls over the WebSocket Hibernation API: the object accepts the socket (so a
+ * quiet call costs no duration), keeps what the call was admitted with as the socket's attachment, and
+ * routes each message to the socket's `LiveCall`, opening it again when the object woke without it. One
+ * live call per session: a newer one takes over, and the older socket closes with `LIVE_CLOSE.replaced`.
+ */
+export class LiveSockets {
+  readonly #calls = new Map<WebSocket, Promise<LiveCall | undefined>>();
+
+  constructor(
+    private readonly state: DurableObjectState,
+    private readonly env: Record<string, unknown>,
+    private readonly object: SessionObject,
+  ) {}
+
+  /** The object's answer to the Worker's upgrade: 101 with the client's end of a new socket. */
+  accept(request: Request): Response {
+    const header = request.headers.get(LIVE_HEADER);
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || header === null)
+      return Response.json({ detail: "Expected a WebSocket upgrade." }, { status: 426 });
+    // SAFETY: only a Worker holding this object's binding reaches its fetch; it wrote this header (`live.ts`).
+    const { vars, ...admission } = JSON.parse(header) as LiveUpgrade;
+    for (const older of this.state.getWebSockets(LIVE_TAG)) {
+      this.#drop(older, LIVE_CLOSE.replaced, "Replaced by a newer live connection to this session.");
+    }
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.state.acceptWebSocket(server, [LIVE_TAG]);
+    server.serializeAttachment(admission);
+    this.#calls.set(server, this.#open(server, admission, vars));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** A message on a live socket (the Hibernation API's `webSocketMessage`). */
+  async message(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const call = await this.#callOf(socket);
+    const request = readLiveRequest(message, call?.maxMessageBytes ?? DEFAULT_LIVE_MAX_MESSAGE_BYTES);
+    if ("code" in request) {
+      if (call) await call.end(request.code, request.reason);
+      else socket.close(request.code, request.reason);
+      return;
+    }
+    await call?.request(request);
+  }
+
+  /** The client closed or the socket failed: the call ends; what it stored stays. */
+  async closed(socket: WebSocket): Promise<void> {
+    const call = await this.#calls.get(socket);
+    this.#calls.delete(socket);
+    await call?.end();
+  }
+
+  #callOf(socket: WebSocket): Promise<LiveCall | undefined> {
+    const known = this.#calls.get(socket);
+    if (known) return known;
+    // The object woke from hibernation without its calls: the socket's attachment opens it again.
+    const admission = socket.deserializeAttachment() as LiveAdmission | null;
+    const opened = admission ? this.#open(socket, admission) : Promise.resolve(undefined);
+    this.#calls.set(socket, opened);
+    return opened;
+  }
+
+  async #open(
+    socket: WebSocket,
+    admission: LiveAdmission,
+    vars: Record<string, string> = {},
+  ): Promise<LiveCall | undefined> {
+    const sink = {
+      send: (text: string) => socket.send(text),
+      close: (code: number, reason: string) => {
+        this.#calls.delete(socket);
+        try {
+          socket.close(code, reason);
+        } catch {
+          // Already closed by the client.
+        }
+      },
+    };
+    try {
+      const host = liveHost(admission.host);
+      if (!host)
+        throw new BatonError("MODEL_CONFIG", "This object's isolate does not hold the Worker's apps.");
+      const { key } = admission;
+      const env = { ...this.env, ...vars };
+      const inside = { name: sessionObjectName(key), object: this.object };
+      const deps = host(env, key.appName, inside);
+      const limits = {
+        idleMs: numberSetting(env, "LIVE_IDLE_TIMEOUT_MS", DEFAULT_LIVE_IDLE_TIMEOUT_MS),
+        maxMessageBytes: numberSetting(env, "LIVE_MAX_MESSAGE_BYTES", DEFAULT_LIVE_MAX_MESSAGE_BYTES),
+      };
+      return await LiveCall.open(
+        deps,
+        key,
+        admission.invocationId,
+        { ...admission.options, ...limits },
+        sink,
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      sink.close(LIVE_CLOSE.internal, closeReason(message));
+      return undefined;
+    }
+  }
+
+  #drop(socket: WebSocket, code: number, reason: string): void {
+    const call = this.#calls.get(socket);
+    this.#calls.delete(socket);
+    if (call) void call.then((c) => c?.end(code, reason));
+    else {
+      try {
+        socket.close(code, reason);
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+}
