@@ -34,10 +34,8 @@ export interface LiveSink {
   close(code: number, reason: string): void;
 }
 
-/** The query's options and the call's limits. */
+/** The query's options and the call's limit. */
 export interface LiveCallOptions extends LiveOptions {
-  /** A call with no request for this long ends (`LIVE_CLOSE.idle`). */
-  idleMs: number;
   /** A request past this many bytes ends the call (`LIVE_CLOSE.tooBig`). */
   maxMessageBytes: number;
 }
@@ -59,7 +57,6 @@ export class LiveCall {
   #resumption: string | undefined;
   /** A resumed model session has not answered yet. */
   #resuming = false;
-  #idle: ReturnType<typeof setTimeout> | undefined;
   #writes: Promise<unknown> = Promise.resolve();
   #ended = false;
 
@@ -73,7 +70,6 @@ export class LiveCall {
   ) {
     this.#ctx = ctx;
     this.#agent = agent;
-    this.#touch();
     this.#connection = this.#connect();
     this.#connection.then(
       (connection) => void this.#pump(connection),
@@ -118,7 +114,6 @@ export class LiveCall {
   /** One request of the caller, in the order they come. */
   async request(request: LiveRequest): Promise<void> {
     if (this.#ended) return;
-    this.#touch();
     if (request.close) return this.end(LIVE_CLOSE.normal, "");
     const connection = await this.#connection.catch(() => undefined);
     if (!connection || this.#ended) return;
@@ -142,21 +137,10 @@ export class LiveCall {
   async end(code: number = LIVE_CLOSE.normal, reason = ""): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    clearTimeout(this.#idle);
     await this.#writes;
     this.sink.close(code, closeReason(reason));
     const connection = await this.#connection.catch(() => undefined);
     await connection?.close().catch(() => undefined);
-  }
-
-  /** The idle timeout starts again: a call with no request for `idleMs` ends. */
-  #touch(): void {
-    clearTimeout(this.#idle);
-    const { idleMs } = this.options;
-    this.#idle = setTimeout(
-      () => void this.end(LIVE_CLOSE.idle, `No message for ${idleMs / 1000} s.`),
-      idleMs,
-    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import { BatonError } from "../core/errors.js";
 import type { SessionKey } from "../core/session.js";
 import type { SessionObject } from "../objects/session-object.js";
+import type { ScheduledConcern } from "../storage/alarm-dispatcher.js";
 import { sessionObjectName } from "../storage/object-names.js";
 import { LiveCall } from "./live-call.js";
 import { liveHost } from "./live-hosts.js";
@@ -30,6 +31,13 @@ export interface LiveAdmission {
   invocationId: string;
 }
 
+/** What a live socket carries: the admission, its limits, and when its last message came. */
+interface LiveAttachment extends LiveAdmission {
+  idleMs: number;
+  maxMessageBytes: number;
+  lastActive: number;
+}
+
 /** The header's JSON: the admission and the Worker's string vars. */
 export interface LiveUpgrade extends LiveAdmission {
   vars: Record<string, string>;
@@ -53,7 +61,35 @@ export class LiveSockets {
     private readonly state: DurableObjectState,
     private readonly env: Record<string, unknown>,
     private readonly object: SessionObject,
+    /** Sets the object's alarm again (`AlarmDispatcher.reschedule`), once a call's idle deadline exists. */
+    private readonly reschedule: () => Promise<void>,
   ) {}
+
+  /**
+   * The idle timeout as one of the object's alarm concerns, from the sockets' attachments: no timer keeps a
+   * quiet call's object awake. The alarm may fire before a deadline that messages moved; it is set again.
+   */
+  readonly idle: ScheduledConcern = {
+    nextAlarmAt: () => {
+      const deadlines = this.#sockets().map(({ attachment: a }) => a.lastActive + a.idleMs);
+      return deadlines.length > 0 ? Math.min(...deadlines) : null;
+    },
+    onAlarm: async (now) => {
+      for (const { socket, attachment: a } of this.#sockets())
+        if (a.lastActive + a.idleMs <= now)
+          this.#drop(socket, LIVE_CLOSE.idle, `No message for ${a.idleMs / 1000} s.`);
+    },
+  };
+
+  #sockets(): { socket: WebSocket; attachment: LiveAttachment }[] {
+    // Only open ones: a socket closed here may be listed until its client answers the close.
+    return this.state.getWebSockets(LIVE_TAG).flatMap((socket) => {
+      if (socket.readyState !== WebSocket.OPEN) return [];
+      // SAFETY: only `accept` attaches to a live socket, always a `LiveAttachment`.
+      const attachment = socket.deserializeAttachment() as LiveAttachment | null;
+      return attachment ? [{ socket, attachment }] : [];
+    });
+  }
 
   /** The object's answer to the Worker's upgrade: 101 with the client's end of a new socket. */
   accept(request: Request): Response {
@@ -65,17 +101,28 @@ export class LiveSockets {
     for (const older of this.state.getWebSockets(LIVE_TAG)) {
       this.#drop(older, LIVE_CLOSE.replaced, "Replaced by a newer live connection to this session.");
     }
+    const env = { ...this.env, ...vars };
+    const attachment: LiveAttachment = {
+      ...admission,
+      idleMs: numberSetting(env, "LIVE_IDLE_TIMEOUT_MS", DEFAULT_LIVE_IDLE_TIMEOUT_MS),
+      maxMessageBytes: numberSetting(env, "LIVE_MAX_MESSAGE_BYTES", DEFAULT_LIVE_MAX_MESSAGE_BYTES),
+      lastActive: Date.now(),
+    };
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.state.acceptWebSocket(server, [LIVE_TAG]);
-    server.serializeAttachment(admission);
-    this.#calls.set(server, this.#open(server, admission, vars));
+    server.serializeAttachment(attachment);
+    this.#calls.set(server, this.#open(server, attachment, env));
+    void this.reschedule();
     return new Response(null, { status: 101, webSocket: client });
   }
 
   /** A message on a live socket (the Hibernation API's `webSocketMessage`). */
   async message(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const call = await this.#callOf(socket);
-    const request = readLiveRequest(message, call?.maxMessageBytes ?? DEFAULT_LIVE_MAX_MESSAGE_BYTES);
+    // SAFETY: as in `#sockets`.
+    const attachment = socket.deserializeAttachment() as LiveAttachment | null;
+    if (attachment) socket.serializeAttachment({ ...attachment, lastActive: Date.now() });
+    const call = await this.#callOf(socket, attachment);
+    const request = readLiveRequest(message, attachment?.maxMessageBytes ?? DEFAULT_LIVE_MAX_MESSAGE_BYTES);
     if ("code" in request) {
       if (call) await call.end(request.code, request.reason);
       else socket.close(request.code, request.reason);
@@ -91,20 +138,20 @@ export class LiveSockets {
     await call?.end();
   }
 
-  #callOf(socket: WebSocket): Promise<LiveCall | undefined> {
+  #callOf(socket: WebSocket, attachment: LiveAttachment | null): Promise<LiveCall | undefined> {
     const known = this.#calls.get(socket);
     if (known) return known;
-    // The object woke from hibernation without its calls: the socket's attachment opens it again.
-    const admission = socket.deserializeAttachment() as LiveAdmission | null;
-    const opened = admission ? this.#open(socket, admission) : Promise.resolve(undefined);
+    // The object woke from hibernation without its calls: the socket's attachment opens it again, with the
+    // object's own env (a deploy's vars are the Worker's).
+    const opened = attachment ? this.#open(socket, attachment, this.env) : Promise.resolve(undefined);
     this.#calls.set(socket, opened);
     return opened;
   }
 
   async #open(
     socket: WebSocket,
-    admission: LiveAdmission,
-    vars: Record<string, string> = {},
+    attachment: LiveAttachment,
+    env: Record<string, unknown>,
   ): Promise<LiveCall | undefined> {
     const sink = {
       send: (text: string) => socket.send(text),
@@ -118,24 +165,13 @@ export class LiveSockets {
       },
     };
     try {
-      const host = liveHost(admission.host);
+      const host = liveHost(attachment.host);
       if (!host)
         throw new BatonError("MODEL_CONFIG", "This object's isolate does not hold the Worker's apps.");
-      const { key } = admission;
-      const env = { ...this.env, ...vars };
+      const { key, invocationId, options, maxMessageBytes } = attachment;
       const inside = { name: sessionObjectName(key), object: this.object };
       const deps = host(env, key.appName, inside);
-      const limits = {
-        idleMs: numberSetting(env, "LIVE_IDLE_TIMEOUT_MS", DEFAULT_LIVE_IDLE_TIMEOUT_MS),
-        maxMessageBytes: numberSetting(env, "LIVE_MAX_MESSAGE_BYTES", DEFAULT_LIVE_MAX_MESSAGE_BYTES),
-      };
-      return await LiveCall.open(
-        deps,
-        key,
-        admission.invocationId,
-        { ...admission.options, ...limits },
-        sink,
-      );
+      return await LiveCall.open(deps, key, invocationId, { ...options, maxMessageBytes }, sink);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       sink.close(LIVE_CLOSE.internal, closeReason(message));

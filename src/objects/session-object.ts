@@ -85,7 +85,7 @@ export class SessionObject extends DurableObject {
     });
     // SAFETY: a Worker's env is a record of its bindings and vars by name.
     const bindings = env as unknown as Record<string, unknown>;
-    this.#live = new LiveSockets(ctx, bindings, this);
+    this.#live = new LiveSockets(ctx, bindings, this, () => this.#alarms.reschedule());
     this.#running = new ObjectTurns({
       kv: ctx.storage.kv,
       env: bindings,
@@ -106,7 +106,7 @@ export class SessionObject extends DurableObject {
       queue: () => reminderQueueOf(env),
       log: (message) => console.warn(message),
     });
-    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, ...turnAlarms.concerns]);
+    this.#alarms = new AlarmDispatcher(ctx.storage, [reminders, ...turnAlarms.concerns, this.#live.idle]);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage, SESSION_SQL_SCHEMA);
       // A turn that ran here when the object last stopped died with it, and turns that waited in line then
