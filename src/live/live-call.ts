@@ -180,12 +180,18 @@ export class LiveCall {
 
   /** Reads the model's answers until its session ends; one that ends unasked is resumed once, or fails. */
   async #pump(connection: LiveConnection): Promise<void> {
+    // How the model session ended, when not by our asking: an answer with an error code, or a thrown error.
     let failure: unknown;
     try {
       for await (const response of connection.receive()) {
         if (this.#ended) return;
-        const next = await this.#answer(response);
+        if (response.errorCode !== undefined) {
+          failure = { errorCode: response.errorCode, errorMessage: response.errorMessage ?? "" };
+          break;
+        }
+        const next = await this.#answer(response).catch((error: unknown) => this.#fail(error));
         if (next) return void this.#pump(next);
+        if (this.#ended) return;
       }
     } catch (error) {
       failure = error;
@@ -288,11 +294,15 @@ export class LiveCall {
   }
 
   /** The call's failure: an error event by the answering agent (stored, sent), then the socket closes. */
-  async #fail(error: unknown): Promise<void> {
+  async #fail(error: unknown): Promise<undefined> {
     if (this.#ended) return;
-    const fields = errorFields(error);
+    const fields = isErrorAnswer(error) ? error : errorFields(error);
     const event = this.#ctx.newEvent({ errorCode: fields.errorCode, errorMessage: fields.errorMessage });
     await this.#emit(event).catch(() => undefined);
     await this.end(LIVE_CLOSE.internal, `${fields.errorCode}: ${fields.errorMessage}`);
   }
 }
+
+/** A model's error answer (`errorCode`, `errorMessage`), as the live model port reports a failed session. */
+const isErrorAnswer = (value: unknown): value is { errorCode: string; errorMessage: string } =>
+  typeof value === "object" && value !== null && "errorCode" in value && typeof value.errorCode === "string";

@@ -27,7 +27,7 @@ const app = (script: string) =>
 
 const worker = () =>
   callWorker(
-    { apps: [app("text"), app("tools"), app("resume")], models: [google()] },
+    { apps: [app("text"), app("tools"), app("resume"), app("crash"), app("refuse")], models: [google()] },
     {
       GOOGLE_GENERATIVE_AI_API_KEY: "fake-gemini-key",
       GOOGLE_GENERATIVE_AI_BASE_URL: inject("fakeGeminiLiveOrigin"),
@@ -84,5 +84,23 @@ describe("/run_live with google(): Gemini Live (the fake server)", () => {
     const resumed = await live.until((e) => text(e).startsWith("resumed from"));
     expect(text(resumed.at(-1) as Event)).toBe("resumed from resume-handle-1");
     live.close();
+  });
+
+  it("answers a model session that fails as one error event, stored, and closes with 1011", async () => {
+    const { live, events } = await liveOn("crash");
+    live.send({ content: { role: "user", parts: [{ text: "tell me" }] } });
+    expect((await live.closed).code).toBe(1011);
+    const errors = live.seen.filter((e) => e.errorCode !== undefined);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ author: "root", errorCode: "MODEL_UNAVAILABLE" });
+    expect((await events()).filter((e) => e.errorCode !== undefined)).toHaveLength(1);
+  });
+
+  it("answers a model Gemini refuses as MODEL_NOT_FOUND before anything else, and closes with 1011", async () => {
+    const { live } = await liveOn("refuse");
+    const closed = await live.closed;
+    expect(closed.code).toBe(1011);
+    expect(closed.reason).toMatch(/^MODEL_NOT_FOUND: /);
+    expect(live.seen.map((e) => e.errorCode)).toEqual(["MODEL_NOT_FOUND"]);
   });
 });
