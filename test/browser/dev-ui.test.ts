@@ -34,7 +34,11 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
     collector = await startCollector();
     [worker, browser] = await Promise.all([
       startDevWorker({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }),
-      chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
+      // A fake microphone (a tone), granted without a prompt: the call button's test speaks through it.
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: ["--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+      }),
     ]);
   });
   afterAll(async () => {
@@ -91,6 +95,27 @@ describe.skipIf(skipReason !== "")("ADK's dev UI on wrangler dev", () => {
         "execute_tool transfer_to_agent",
       ]),
     );
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("calls the demo app with the call button: /run_live hears the fake microphone and the concierge answers", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await stayLocal(page);
+    const sockets: string[] = [];
+    page.on("websocket", (socket) => sockets.push(socket.url()));
+    await page.goto(`${worker.origin}/dev-ui/?app=demo`);
+    await expect.poll(() => page.getByText("demo", { exact: true }).first().isVisible()).toBe(true);
+
+    await page.locator(".audio-rec-btn").click();
+    // The demo live model answers every 1.5 s of audio: what it heard, then its answer as a transcript.
+    const visible = (text: RegExp) => page.getByText(text).filter({ visible: true }).first();
+    await visible(/s of audio\)/).waitFor({ timeout: 30_000 });
+    await visible(/I am concierge/).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: new URL("call.png", ARTIFACTS).pathname });
+    await page.locator(".audio-rec-btn").click();
+    expect(sockets).toEqual([expect.stringMatching(/\/run_live\?app_name=demo&user_id=[^&]+&session_id=/)]);
     expect(pageErrors).toEqual([]);
   });
 
