@@ -28,6 +28,7 @@ import {
 } from "./mcp-http.js";
 import { HEADER_MISMATCH, paramHeaderMismatch } from "./param-headers.js";
 import { callTurnTool } from "./turn-call.js";
+import { serveTurnTasks } from "./turn-tasks.js";
 import { turnToolName, turnToolOf } from "./turn-tool.js";
 
 export interface McpServerOptions {
@@ -115,8 +116,12 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
       return servedResult(other, request.params.arguments ?? {}, extra);
     if (request.params.name !== turnToolName(app))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return callTurnTool(c, app, userId, request.params.arguments ?? {}, extra);
+    // SAFETY: a task (SEP-2663's flat CreateTaskResult, `resultType: "task"`) is not in the SDK's types,
+    // which know v1's nested task; the SDK passes a tools/call `resultType` other than "complete" through.
+    return (await callTurnTool(c, app, userId, request.params.arguments ?? {}, extra)) as McpToolAnswer;
   });
+  // MCP's Tasks extension (2026-07-28): the turn tool's calls as A2A tasks of the caller's sessions.
+  if (c.var.deps.taskStore !== undefined) serveTurnTasks(server, c, app, userId);
   options.extend?.(server, app);
   return server;
 }
