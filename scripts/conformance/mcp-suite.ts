@@ -190,3 +190,39 @@ export function runSuite(
     return again.find((r) => r.scenario === result.scenario) ?? result;
   });
 }
+
+/**
+ * The Tasks extension's scenarios (SEP-2663, `io.modelcontextprotocol/tasks`): extension scenarios, which
+ * the suite's `--spec-version` filter leaves out, so each runs by name (`--scenario`).
+ */
+export const TASKS_SCENARIOS = [
+  "tasks-capability-negotiation",
+  "tasks-lifecycle",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-required-task-error",
+  "tasks-mrtr-input",
+  "tasks-mrtr-composition",
+  "tasks-status-notifications",
+] as const;
+
+/** Runs the tasks scenarios against `url`, one by one, and reads their checks. */
+export function runTasksSuite(
+  toolsAt: { node: string; suite: string },
+  url: string,
+  out: string,
+): ScenarioResult[] {
+  return TASKS_SCENARIOS.flatMap((scenario) => {
+    const dir = join(out, "tasks", scenario);
+    try {
+      execFileSync(toolsAt.node, [toolsAt.suite, "server", "--url", url, "--scenario", scenario, "-o", dir], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+    } catch {
+      // A failed scenario: read below.
+    }
+    return existsSync(dir) ? resultsIn(dir) : [];
+  });
+}

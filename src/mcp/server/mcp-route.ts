@@ -27,8 +27,9 @@ import {
   protectedResourceMetadata,
 } from "./mcp-http.js";
 import { HEADER_MISMATCH, paramHeaderMismatch } from "./param-headers.js";
+import { servedAsTask, startServedTask } from "./served-tasks.js";
 import { callTurnTool } from "./turn-call.js";
-import { serveTurnTasks } from "./turn-tasks.js";
+import { declaresTasks, missingExtension, serveTurnTasks } from "./turn-tasks.js";
 import { turnToolName, turnToolOf } from "./turn-tool.js";
 
 export interface McpServerOptions {
@@ -68,6 +69,13 @@ export interface McpServedTool {
    * answers from `extra.mcpReq.inputResponses` when the client retries.
    */
   call(args: Record<string, unknown>, extra: McpRequestExtra): McpToolAnswer | Promise<McpToolAnswer>;
+  /**
+   * Runs as a task of MCP's Tasks extension (2026-07-28, decision 057): `"optional"`, a call from a client
+   * that declared the extension answers a task at once and `call` runs after the answer (`waitUntil`), its
+   * answer read with `tasks/get`; `"required"`, a call from any other client is refused (`-32021`). Unset,
+   * never a task. A task's handler cannot ask for input (an `input_required` answer fails the task).
+   */
+  readonly task?: "optional" | "required";
 }
 
 /** What a `tools/call` handler answers: a result, or (2026-07-28) the input it needs first. */
@@ -112,8 +120,12 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
   server.setRequestHandler("tools/call", async (request, extra): Promise<McpToolAnswer> => {
     // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
     const other = served.find((t) => t.tool.name === request.params.name);
-    if (request.params.name !== turnToolName(app) && other !== undefined)
-      return servedResult(other, request.params.arguments ?? {}, extra);
+    if (request.params.name !== turnToolName(app) && other !== undefined) {
+      const run = () => servedResult(other, request.params.arguments ?? {}, extra);
+      if (!servedAsTask(other, declaresTasks(extra), missingExtension)) return run();
+      // SAFETY: as for the turn tool's task below.
+      return (await startServedTask(c, app, userId, other, run)) as unknown as McpToolAnswer;
+    }
     if (request.params.name !== turnToolName(app))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     // SAFETY: a task (SEP-2663's flat CreateTaskResult, `resultType: "task"`) is not in the SDK's types,

@@ -26,6 +26,7 @@ import type { TaskKey, TaskRecord } from "../../core/task-store.js";
 import { a2aHandlerAs } from "../../handlers/a2a.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
+import { CREATED_KEY, ERROR_KEY, RESULT_KEY } from "./task-keys.js";
 import { resumeMessage, turnInputRequired } from "./turn-input.js";
 import { turnResult } from "./turn-tool.js";
 
@@ -53,8 +54,8 @@ export function declaresTasks(extra: ServerContext): boolean {
   return typeof extensions === "object" && extensions !== null && TASKS_EXTENSION in extensions;
 }
 
-/** The refusal of a tasks method from a client that did not declare the extension (-32021). */
-const missingExtension = () =>
+/** The refusal of a tasks method (or a task-only tool) from a client without the extension (-32021). */
+export const missingExtension = () =>
   new MissingRequiredClientCapabilityError(
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
     `The tasks methods need the ${TASKS_EXTENSION} extension in the request's client capabilities.`,
@@ -134,9 +135,14 @@ export async function startTurnTask(
   });
   // A message always starts a task here (Baton's handler answers nothing else).
   if (!("status" in sent)) throw new Error("The turn did not start a task.");
-  const now = new Date(c.var.deps.services.clock.now()).toISOString();
-  return { resultType: "task" as const, ...taskFields(sent, now) };
+  return createTaskAnswer(sent, new Date(c.var.deps.services.clock.now()).toISOString());
 }
+
+/** A new task as `tools/call` answers it. */
+export const createTaskAnswer = (task: Task, createdAt: string): CreateTaskAnswer => ({
+  resultType: "task",
+  ...taskFields(task, createdAt),
+});
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
@@ -194,12 +200,18 @@ function waitingCalls(own: readonly Event[]): FunctionCall[] {
 async function getTask(c: Context<HonoEnv>, app: App, userId: string, taskId: string) {
   const found = await findTask(c, app, userId, taskId);
   const { own, createdAt } = await turnEvents(c, found);
-  const fields = taskFields(found.task, createdAt);
-  if (fields.status === "completed") return { ...fields, result: turnResult(found.key.sessionId, own) };
+  // A served tool's task keeps its outcome and creation time in its metadata (served-tasks.ts).
+  const stored = found.task.metadata ?? {};
+  const fields = taskFields(found.task, String(stored[CREATED_KEY] ?? createdAt));
+  if (fields.status === "completed")
+    return { ...fields, result: stored[RESULT_KEY] ?? turnResult(found.key.sessionId, own) };
   if (fields.status === "failed")
     return {
       ...fields,
-      error: { code: ProtocolErrorCode.InternalError, message: fields.statusMessage ?? "The turn failed." },
+      error: stored[ERROR_KEY] ?? {
+        code: ProtocolErrorCode.InternalError,
+        message: fields.statusMessage ?? "The turn failed.",
+      },
     };
   if (fields.status === "input_required") {
     const { inputRequests } = turnInputRequired(found.key.sessionId, waitingCalls(own));
