@@ -121,10 +121,12 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
     // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
     const other = served.find((t) => t.tool.name === request.params.name);
     if (request.params.name !== turnToolName(app) && other !== undefined) {
-      const run = () => servedResult(other, request.params.arguments ?? {}, extra);
-      if (!servedAsTask(other, declaresTasks(extra), missingExtension)) return run();
+      const args = request.params.arguments ?? {};
+      if (!servedAsTask(other, declaresTasks(extra), missingExtension))
+        return servedResult(other, args, extra);
+      const call = { served: other, args, extra, run: servedResult };
       // SAFETY: as for the turn tool's task below.
-      return (await startServedTask(c, app, userId, other, run)) as unknown as McpToolAnswer;
+      return (await startServedTask(c, app, userId, call)) as unknown as McpToolAnswer;
     }
     if (request.params.name !== turnToolName(app))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
@@ -133,7 +135,8 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
     return (await callTurnTool(c, app, userId, request.params.arguments ?? {}, extra)) as McpToolAnswer;
   });
   // MCP's Tasks extension (2026-07-28): the turn tool's calls as A2A tasks of the caller's sessions.
-  if (c.var.deps.taskStore !== undefined) serveTurnTasks(server, c, app, userId);
+  if (c.var.deps.taskStore !== undefined)
+    serveTurnTasks(server, c, app, userId, { tools: served, run: servedResult });
   options.extend?.(server, app);
   return server;
 }

@@ -12,8 +12,9 @@ import { startTurn } from "../../handlers/run.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
 import { SessionsService } from "../../runner/sessions-service.js";
+import type { CreateTaskAnswer } from "./task-wire.js";
 import { openCalls, resumeMessage, sessionOfState, turnInputRequired } from "./turn-input.js";
-import { type CreateTaskAnswer, declaresTasks, startTurnTask, taskRefusal } from "./turn-tasks.js";
+import { declaresTasks, startTurnTask, taskRefusal } from "./turn-tasks.js";
 import {
   invalidArgumentsResult,
   progressLine,

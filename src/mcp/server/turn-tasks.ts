@@ -1,4 +1,4 @@
-import { Role, type Task, TaskState } from "@a2a-js/sdk";
+import { Role, type Task } from "@a2a-js/sdk";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import {
   type CallToolResult,
@@ -26,7 +26,16 @@ import type { TaskKey, TaskRecord } from "../../core/task-store.js";
 import { a2aHandlerAs } from "../../handlers/a2a.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
-import { CREATED_KEY, ERROR_KEY, RESULT_KEY } from "./task-keys.js";
+import type { McpServedTool } from "./mcp-route.js";
+import { answerServedTask, parkedInput, pendingRequests, type ServedCall } from "./served-tasks.js";
+import {
+  CREATED_KEY,
+  type CreateTaskAnswer,
+  createTaskAnswer,
+  ERROR_KEY,
+  RESULT_KEY,
+  taskFields,
+} from "./task-wire.js";
 import { resumeMessage, turnInputRequired } from "./turn-input.js";
 import { turnResult } from "./turn-tool.js";
 
@@ -39,12 +48,6 @@ import { turnResult } from "./turn-tool.js";
 
 /** The extension's id, under `capabilities.extensions` both ways. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** How often a client should poll `tasks/get` (ms). */
-const POLL_INTERVAL_MS = 1000;
-
-/** MCP task statuses. */
-type McpTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 /** Whether this (2026-07-28) request's client declared the extension in its per-request capabilities. */
 export function declaresTasks(extra: ServerContext): boolean {
@@ -63,42 +66,6 @@ export const missingExtension = () =>
 
 const unknownTask = (taskId: string) =>
   new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
-
-/** One A2A state as an MCP task status. */
-function statusOf(task: Task): McpTaskStatus {
-  switch (task.status?.state) {
-    case TaskState.TASK_STATE_COMPLETED:
-      return "completed";
-    case TaskState.TASK_STATE_CANCELED:
-      return "cancelled";
-    case TaskState.TASK_STATE_FAILED:
-    case TaskState.TASK_STATE_REJECTED:
-      return "failed";
-    case TaskState.TASK_STATE_INPUT_REQUIRED:
-    case TaskState.TASK_STATE_AUTH_REQUIRED:
-      return "input_required";
-    default:
-      return "working";
-  }
-}
-
-/** What every task answer carries: id, status and times (tasks live as long as their session: no ttl). */
-function taskFields(task: Task, createdAt: string) {
-  const parts = task.status?.message?.parts ?? [];
-  const statusMessage = parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("");
-  return {
-    taskId: task.id,
-    status: statusOf(task),
-    ...(statusMessage === "" ? {} : { statusMessage }),
-    createdAt,
-    lastUpdatedAt: task.status?.timestamp ?? createdAt,
-    ttlMs: null,
-    pollIntervalMs: POLL_INTERVAL_MS,
-  };
-}
-
-/** A `CreateTaskResult` (SEP-2663): the task, flat, with `resultType: "task"`. */
-export type CreateTaskAnswer = { resultType: "task" } & ReturnType<typeof taskFields>;
 
 /**
  * A `tools/call` of the turn tool from a client that declared the extension: the turn starts as an A2A
@@ -137,12 +104,6 @@ export async function startTurnTask(
   if (!("status" in sent)) throw new Error("The turn did not start a task.");
   return createTaskAnswer(sent, new Date(c.var.deps.services.clock.now()).toISOString());
 }
-
-/** A new task as `tools/call` answers it. */
-export const createTaskAnswer = (task: Task, createdAt: string): CreateTaskAnswer => ({
-  resultType: "task",
-  ...taskFields(task, createdAt),
-});
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
@@ -213,6 +174,9 @@ async function getTask(c: Context<HonoEnv>, app: App, userId: string, taskId: st
         message: fields.statusMessage ?? "The turn failed.",
       },
     };
+  const parked = parkedInput(found.task);
+  if (fields.status === "input_required" && parked !== undefined)
+    return { ...fields, inputRequests: pendingRequests(parked) };
   if (fields.status === "input_required") {
     const { inputRequests } = turnInputRequired(found.key.sessionId, waitingCalls(own));
     return { ...fields, inputRequests };
@@ -243,18 +207,23 @@ async function updateTask(
   userId: string,
   taskId: string,
   responses: Record<string, unknown> | undefined,
+  served: ServedResume,
 ) {
   const found = await findTask(c, app, userId, taskId);
   if (found.record.phase !== "interrupted") return {};
+  if (parkedInput(found.task) !== undefined) {
+    await answerServedTask(c, found, responses, served);
+    return {};
+  }
   const { own } = await turnEvents(c, found);
   const { message, unanswered } = resumeMessage(waitingCalls(own), responses);
   if (unanswered.length > 0 || (message.parts ?? []).length === 0) return {};
-  await resume(c, app, userId, found, message);
+  await resumeTurn(c, app, userId, found, message);
   return {};
 }
 
 /** Sends the answers into the waiting task (A2A's resume of an interrupted task), not waiting for the turn. */
-async function resume(c: Context<HonoEnv>, app: App, userId: string, found: FoundTask, message: Content) {
+async function resumeTurn(c: Context<HonoEnv>, app: App, userId: string, found: FoundTask, message: Content) {
   await a2aHandlerAs(c, app, userId).sendMessage({
     tenant: "",
     message: {
@@ -280,7 +249,13 @@ async function resume(c: Context<HonoEnv>, app: App, userId: string, found: Foun
  * The extension's methods on one request's server (2026-07-28; gated on the client declaring it), and its
  * advertisement in `server/discover`. `tasks/result` and `tasks/list` (the removed v1 methods) stay unknown.
  */
-export function serveTurnTasks(server: Server, c: Context<HonoEnv>, app: App, userId: string): void {
+export function serveTurnTasks(
+  server: Server,
+  c: Context<HonoEnv>,
+  app: App,
+  userId: string,
+  served: { tools: readonly McpServedTool[]; run: ServedCall },
+): void {
   server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const gated =
     <P>(run: (params: P) => Promise<Record<string, unknown>>) =>
@@ -305,10 +280,17 @@ export function serveTurnTasks(server: Server, c: Context<HonoEnv>, app: App, us
       if (!declaresTasks(extra)) throw missingExtension();
       // The SDK lifts `inputResponses` off the params (as on a multi round-trip retry).
       const responses = extra.mcpReq.inputResponses ?? p.inputResponses;
-      return updateTask(c, app, userId, p.taskId, responses);
+      return updateTask(c, app, userId, p.taskId, responses, {
+        served: served.tools,
+        extra,
+        run: served.run,
+      });
     },
   );
 }
+
+/** What resumes a parked served tool's task: the tools, the update's context, the call. */
+type ServedResume = { served: readonly McpServedTool[]; extra: ServerContext; run: ServedCall };
 
 /** The answer of a turn task that could not start (a busy session, a refused message) as a tool error. */
 export function taskRefusal(error: unknown): CallToolResult {
