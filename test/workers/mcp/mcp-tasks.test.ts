@@ -1,6 +1,7 @@
+import { inputRequired, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { LlmAgent } from "../../../src/agents/llm-agent.js";
-import { mcpServer } from "../../../src/mcp.js";
+import { type McpServedTool, mcpServer } from "../../../src/mcp.js";
 import { defineApp } from "../../../src/runner/app.js";
 import { a2aWorker, BASE_URL } from "../support/a2a.js";
 import { approvalApp, gatedApp } from "../support/a2a-apps.js";
@@ -220,5 +221,90 @@ describe("/mcp/<app>: the Tasks extension (SEP-2663) over A2A tasks", () => {
     expect((await rpc(fetchImpl, app, "tasks/get", { taskId: "nope" })).error?.code).toBe(-32602);
     expect((await rpc(fetchImpl, app, "tasks/result", { taskId: "nope:x" })).error?.code).toBe(-32601);
     expect((await rpc(fetchImpl, app, "tasks/list", {})).error?.code).toBe(-32601);
+  });
+
+  it("runs a served tool declared a task: its answer, a protocol error as failed, input asked and resumed, required refused without the extension", async () => {
+    const { app } = freshIds("mcpt");
+    const answered = { type: "object" as const, properties: {} };
+    const tools: McpServedTool[] = [
+      {
+        tool: { name: "double", inputSchema: answered },
+        task: "optional",
+        call: (a) => ({ content: [{ type: "text", text: String(Number(a.n) * 2) }] }),
+      },
+      {
+        tool: { name: "broken", inputSchema: answered },
+        task: "required",
+        call: () => {
+          throw new ProtocolError(ProtocolErrorCode.InternalError, "it broke");
+        },
+      },
+      {
+        tool: { name: "ask_twice", inputSchema: answered },
+        task: "optional",
+        call: (_a, extra) => {
+          const seen = extra.mcpReq.inputResponses ?? {};
+          const names = ["a", "b"].filter((k) => !(k in seen));
+          if (names.length > 0)
+            return inputRequired({
+              inputRequests: Object.fromEntries(
+                ["a", "b"].map((k) => [
+                  k,
+                  inputRequired.elicit({
+                    message: k,
+                    requestedSchema: { type: "object", properties: { v: { type: "string" } } },
+                  }),
+                ]),
+              ),
+            });
+          const v = (k: string) => String((seen[k] as { content?: { v?: string } }).content?.v);
+          return { content: [{ type: "text", text: `${v("a")}+${v("b")}` }] };
+        },
+      },
+    ];
+    const { fetchImpl } = a2aWorker(
+      { apps: [helperApp(app)], mcp: mcpServer({ tools: () => tools }), services },
+      HOSTS,
+    );
+
+    const doubled = await rpc(fetchImpl, app, "tools/call", { name: "double", arguments: { n: 21 } });
+    expect(doubled.result).toMatchObject({ resultType: "task", status: "working" });
+    const done = await until(fetchImpl, app, String(doubled.result?.taskId), ["completed", "failed"]);
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "42" }] } });
+    // Without the extension the same tool answers in the request.
+    const sync = await rpc(
+      fetchImpl,
+      app,
+      "tools/call",
+      { name: "double", arguments: { n: 2 } },
+      { tasks: false },
+    );
+    expect(sync.result).toMatchObject({ resultType: "complete", content: [{ text: "4" }] });
+
+    const broken = await rpc(fetchImpl, app, "tools/call", { name: "broken", arguments: {} });
+    const failed = await until(fetchImpl, app, String(broken.result?.taskId), ["completed", "failed"]);
+    expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: "it broke" } });
+    expect(failed.result).toBeUndefined();
+    const refused = await rpc(
+      fetchImpl,
+      app,
+      "tools/call",
+      { name: "broken", arguments: {} },
+      { tasks: false },
+    );
+    expect(refused.error?.code).toBe(-32021);
+
+    const asked = await rpc(fetchImpl, app, "tools/call", { name: "ask_twice", arguments: {} });
+    const taskId = String(asked.result?.taskId);
+    const waiting = await until(fetchImpl, app, taskId, ["input_required", "completed", "failed"]);
+    expect(Object.keys(waiting.inputRequests as object).sort()).toEqual(["a", "b"]);
+    const one = { a: { action: "accept", content: { v: "x" } } };
+    await rpc(fetchImpl, app, "tasks/update", { taskId, inputResponses: one });
+    const half = await until(fetchImpl, app, taskId, ["input_required"]);
+    expect(Object.keys(half.inputRequests as object)).toEqual(["b"]);
+    const two = { b: { action: "accept", content: { v: "y" } } };
+    await rpc(fetchImpl, app, "tasks/update", { taskId, inputResponses: two });
+    const both = await until(fetchImpl, app, taskId, ["completed", "failed"]);
+    expect(both).toMatchObject({ status: "completed", result: { content: [{ text: "x+y" }] } });
   });
 });
