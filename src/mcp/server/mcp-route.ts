@@ -1,13 +1,4 @@
-import {
-  type CallToolResult,
-  createMcpHandler,
-  type InputRequiredResult,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type ServerContext,
-  type Tool,
-} from "@modelcontextprotocol/server";
+import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { type Context, Hono } from "hono";
 import * as z from "zod";
@@ -28,6 +19,7 @@ import {
 } from "./mcp-http.js";
 import { HEADER_MISMATCH, paramHeaderMismatch } from "./param-headers.js";
 import { servedAsTask, startServedTask } from "./served-tasks.js";
+import type { McpRequestExtra, McpServedTool, McpToolAnswer } from "./served-tool.js";
 import { callTurnTool } from "./turn-call.js";
 import { declaresTasks, missingExtension, serveTurnTasks } from "./turn-tasks.js";
 import { turnToolName, turnToolOf } from "./turn-tool.js";
@@ -53,33 +45,7 @@ export interface McpServerOptions {
   extend?: (server: Server, app: App) => void;
 }
 
-/**
- * What a served tool's handler gets besides its arguments: the SDK's (v2) request context, `ctx.mcpReq`
- * (`notify` for progress and logs, `envelope` on a 2026-07-28 request, `inputResponses` on its retry).
- */
-export type McpRequestExtra = ServerContext;
-
-/** A tool served beside an app's turn tool (`mcpServer({ tools })`). */
-export interface McpServedTool {
-  /** The tool as `tools/list` shows it. */
-  readonly tool: Tool;
-  /**
-   * Answers a `tools/call` of it; `extra.mcpReq.notify` sends progress and log notifications on the call's
-   * stream. Under 2026-07-28 it may answer `inputRequired(…)` (the SDK's builder) and read the client's
-   * answers from `extra.mcpReq.inputResponses` when the client retries.
-   */
-  call(args: Record<string, unknown>, extra: McpRequestExtra): McpToolAnswer | Promise<McpToolAnswer>;
-  /**
-   * Runs as a task of MCP's Tasks extension (2026-07-28, decision 057): `"optional"`, a call from a client
-   * that declared the extension answers a task at once and `call` runs after the answer (`waitUntil`), its
-   * answer read with `tasks/get`; `"required"`, a call from any other client is refused (`-32021`). Unset,
-   * never a task. A task's handler cannot ask for input (an `input_required` answer fails the task).
-   */
-  readonly task?: "optional" | "required";
-}
-
-/** What a `tools/call` handler answers: a result, or (2026-07-28) the input it needs first. */
-export type McpToolAnswer = CallToolResult | InputRequiredResult;
+export type { McpRequestExtra, McpServedTool, McpToolAnswer } from "./served-tool.js";
 
 /** A served tool's answer; what it throws, as a tool error the caller reads. */
 async function servedResult(

@@ -16,7 +16,7 @@ import type { TaskKey, TaskPhase } from "../../core/task-store.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import { waitUntilOf } from "../../handlers/wait-until.js";
 import type { App } from "../../runner/app.js";
-import type { McpServedTool, McpToolAnswer } from "./mcp-route.js";
+import type { McpServedTool, McpToolAnswer } from "./served-tool.js";
 import {
   CREATED_KEY,
   type CreateTaskAnswer,

@@ -26,8 +26,8 @@ import type { TaskKey, TaskRecord } from "../../core/task-store.js";
 import { a2aHandlerAs } from "../../handlers/a2a.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
-import type { McpServedTool } from "./mcp-route.js";
 import { answerServedTask, parkedInput, pendingRequests, type ServedCall } from "./served-tasks.js";
+import type { McpServedTool } from "./served-tool.js";
 import {
   CREATED_KEY,
   type CreateTaskAnswer,
