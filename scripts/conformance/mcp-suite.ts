@@ -132,22 +132,13 @@ export const WHY_NO_VERDICT: Readonly<Record<string, string>> = {
     "the suite runs no check: its harness is disabled until notifications/tasks move to subscriptions/listen",
 };
 
-/**
- * Scenarios that fail for a feature Baton does not have, each with why (docs/conformance.md shows it).
- * The CI test expects exactly these to fail, so a fix or a new failure both show.
- */
-export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  "tasks-mrtr-composition":
-    "not built: a served tool cannot ask in the request (input_required) and then go on as a task; the fixture has no test_tool_with_task (decision 057)",
-};
-
 /** Why a scenario that does not pass does not, or its first problem. */
 const whyNot = (r: ScenarioResult): string =>
   verdict(r) === "pass"
     ? ""
     : r.failed === 0 && r.passed === 0
       ? (WHY_NO_VERDICT[r.scenario] ?? r.firstProblem ?? "")
-      : (KNOWN_FAILURES[r.scenario] ?? r.firstProblem ?? "");
+      : (r.firstProblem ?? "");
 
 export function table(all: Map<string, ScenarioResult[]>): string {
   const lines = [

@@ -90,6 +90,9 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
       const args = request.params.arguments ?? {};
       if (!servedAsTask(other, declaresTasks(extra), missingExtension))
         return servedResult(other, args, extra);
+      // The tool may first ask in the request (multi round-trip); its retry's answers go with the task.
+      const asked = await other.askFirst?.(args, extra);
+      if (asked !== undefined) return asked;
       const call = { served: other, args, extra, run: servedResult };
       // SAFETY: as for the turn tool's task below.
       return (await startServedTask(c, app, userId, call)) as unknown as McpToolAnswer;

@@ -24,6 +24,16 @@ export interface McpServedTool {
    * `tasks/update` has brought an answer to every request, then `call` runs again with them, as on a retry.
    */
   readonly task?: "optional" | "required";
+  /**
+   * For a task (`task` set, the extension declared): asks in the request before the task starts, as a
+   * 2026-07-28 multi round-trip call. An `inputRequired(…)` answer goes back to the client, whose retry
+   * comes here again with the answers in `extra.mcpReq.inputResponses`; `undefined` starts the task, and
+   * `call` reads those same answers. Unset, the task starts at once.
+   */
+  askFirst?(
+    args: Record<string, unknown>,
+    extra: McpRequestExtra,
+  ): InputRequiredResult | undefined | Promise<InputRequiredResult | undefined>;
 }
 
 /** What a `tools/call` handler answers: a result, or (2026-07-28) the input it needs first. */

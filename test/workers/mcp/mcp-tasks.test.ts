@@ -27,7 +27,7 @@ async function rpc(
   params: Record<string, unknown>,
   options: { tasks?: boolean; token?: string } = {},
 ): Promise<RpcAnswer> {
-  const capabilities = options.tasks === false ? {} : { extensions: { [TASKS]: {} } };
+  const capabilities = options.tasks === false ? {} : { elicitation: {}, extensions: { [TASKS]: {} } };
   const name = method === "tools/call" ? params.name : params.taskId;
   const headers: Record<string, string> = {
     "content-type": "application/json",
@@ -262,6 +262,30 @@ describe("/mcp/<app>: the Tasks extension (SEP-2663) over A2A tasks", () => {
         },
       },
     ];
+    tools.push({
+      // Asks in the request first, then runs as a task with the retry's answer.
+      tool: { name: "named", inputSchema: answered },
+      task: "required",
+      askFirst: (_a, extra) =>
+        extra.mcpReq.inputResponses?.who === undefined
+          ? inputRequired({
+              inputRequests: {
+                who: inputRequired.elicit({
+                  message: "who?",
+                  requestedSchema: { type: "object", properties: { v: { type: "string" } } },
+                }),
+              },
+            })
+          : undefined,
+      call: (_a, extra) => ({
+        content: [
+          {
+            type: "text",
+            text: `hi ${(extra.mcpReq.inputResponses?.who as { content: { v: string } }).content.v}`,
+          },
+        ],
+      }),
+    });
     const { fetchImpl } = a2aWorker(
       { apps: [helperApp(app)], mcp: mcpServer({ tools: () => tools }), services },
       HOSTS,
@@ -306,5 +330,19 @@ describe("/mcp/<app>: the Tasks extension (SEP-2663) over A2A tasks", () => {
     await rpc(fetchImpl, app, "tasks/update", { taskId, inputResponses: two });
     const both = await until(fetchImpl, app, taskId, ["completed", "failed"]);
     expect(both).toMatchObject({ status: "completed", result: { content: [{ text: "x+y" }] } });
+
+    const first = await rpc(fetchImpl, app, "tools/call", { name: "named", arguments: {} });
+    expect(first.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { who: expect.anything() },
+    });
+    const retry = await rpc(fetchImpl, app, "tools/call", {
+      name: "named",
+      arguments: {},
+      inputResponses: { who: { action: "accept", content: { v: "Ada" } } },
+    });
+    expect(retry.result).toMatchObject({ resultType: "task" });
+    const named = await until(fetchImpl, app, String(retry.result?.taskId), ["completed", "failed"]);
+    expect(named).toMatchObject({ status: "completed", result: { content: [{ text: "hi Ada" }] } });
   });
 });
