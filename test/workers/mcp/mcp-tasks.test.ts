@@ -281,7 +281,7 @@ describe("/mcp/<app>: the Tasks extension (SEP-2663) over A2A tasks", () => {
         content: [
           {
             type: "text",
-            text: `hi ${(extra.mcpReq.inputResponses?.who as { content: { v: string } }).content.v}`,
+            text: `hi ${(extra.mcpReq.inputResponses?.who as { content?: { v?: string } } | undefined)?.content?.v}`,
           },
         ],
       }),
