@@ -128,6 +128,8 @@ export const WHY_NO_VERDICT: Readonly<Record<string, string>> = {
     "under 2025-11-25 it needs a session (Mcp-Session-Id) and a GET stream; /mcp/<app> is stateless",
   "server-sse-polling":
     "it needs a session and SSE resumption (Last-Event-ID) on a GET stream; /mcp/<app> is stateless",
+  "tasks-status-notifications":
+    "the suite runs no check: its harness is disabled until notifications/tasks move to subscriptions/listen",
 };
 
 /** Why a scenario that does not pass does not, or its first problem. */
@@ -188,5 +190,41 @@ export function runSuite(
     if (!result.firstProblem?.includes(RESTARTED)) return result;
     const again = run(join(out, `${version}-again-${result.scenario}`), ["--scenario", result.scenario]);
     return again.find((r) => r.scenario === result.scenario) ?? result;
+  });
+}
+
+/**
+ * The Tasks extension's scenarios (SEP-2663, `io.modelcontextprotocol/tasks`): extension scenarios, which
+ * the suite's `--spec-version` filter leaves out, so each runs by name (`--scenario`).
+ */
+export const TASKS_SCENARIOS = [
+  "tasks-capability-negotiation",
+  "tasks-lifecycle",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-required-task-error",
+  "tasks-mrtr-input",
+  "tasks-mrtr-composition",
+  "tasks-status-notifications",
+] as const;
+
+/** Runs the tasks scenarios against `url`, one by one, and reads their checks. */
+export function runTasksSuite(
+  toolsAt: { node: string; suite: string },
+  url: string,
+  out: string,
+): ScenarioResult[] {
+  return TASKS_SCENARIOS.flatMap((scenario) => {
+    const dir = join(out, "tasks", scenario);
+    try {
+      execFileSync(toolsAt.node, [toolsAt.suite, "server", "--url", url, "--scenario", scenario, "-o", dir], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+    } catch {
+      // A failed scenario: read below.
+    }
+    return existsSync(dir) ? resultsIn(dir) : [];
   });
 }

@@ -1,6 +1,6 @@
 // `npm run conformance:mcp [-- --write]`: the official MCP conformance suite's server scenarios against the
 // conformance fixture Worker under `wrangler dev`, for each requirement set (2025-06-18, 2025-11-25,
-// 2026-07-28; mcp-suite.ts). Prints one line per scenario; with --write, puts the table into
+// 2026-07-28) and the Tasks extension's scenarios (mcp-suite.ts). Prints one line per scenario; with --write, puts the table into
 // docs/conformance.md between its mcp-server markers. Exit 1 on a failure.
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
   runSuite,
+  runTasksSuite,
   type ScenarioResult,
   SPEC_VERSIONS,
   startFixture,
@@ -36,6 +37,11 @@ async function main(): Promise<number> {
       for (const r of results)
         console.log(`${version} ${r.scenario} ${verdict(r)}${r.firstProblem ? `: ${r.firstProblem}` : ""}`);
     }
+    // The Tasks extension's scenarios, which no requirement set holds (an extension's), by name.
+    const tasks = runTasksSuite({ node, suite }, url, out);
+    all.set("tasks extension", tasks);
+    for (const r of tasks)
+      console.log(`tasks ${r.scenario} ${verdict(r)}${r.firstProblem ? `: ${r.firstProblem}` : ""}`);
   } finally {
     await fixture.dispose();
   }

@@ -151,6 +151,18 @@ function serverDeps(c: Context<HonoEnv>, app: App): A2aServerDeps {
   };
 }
 
+/**
+ * The A2A request handler over `app`'s tasks as one Baton user, whatever the context: MCP's tasks of turns
+ * (decision 057) are A2A tasks of that user's sessions, in the same store and id space.
+ */
+export function a2aHandlerAs(c: Context<HonoEnv>, app: App, userId: string): BatonA2aRequestHandler {
+  return new BatonA2aRequestHandler({
+    ...serverDeps(c, app),
+    userIdFor: () => userId,
+    listUserId: userId,
+  });
+}
+
 /** The Worker's `waitUntil`; outside a Worker (Node tests), the work just runs on, its failure logged. */
 function backgroundOf(c: Context<HonoEnv>, log: (message: string) => void): (work: Promise<unknown>) => void {
   const logged = (work: Promise<unknown>) =>

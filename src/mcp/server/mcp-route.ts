@@ -1,13 +1,4 @@
-import {
-  type CallToolResult,
-  createMcpHandler,
-  type InputRequiredResult,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type ServerContext,
-  type Tool,
-} from "@modelcontextprotocol/server";
+import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { type Context, Hono } from "hono";
 import * as z from "zod";
@@ -27,7 +18,10 @@ import {
   protectedResourceMetadata,
 } from "./mcp-http.js";
 import { HEADER_MISMATCH, paramHeaderMismatch } from "./param-headers.js";
+import { servedAsTask, startServedTask } from "./served-tasks.js";
+import type { McpRequestExtra, McpServedTool, McpToolAnswer } from "./served-tool.js";
 import { callTurnTool } from "./turn-call.js";
+import { declaresTasks, missingExtension, serveTurnTasks } from "./turn-tasks.js";
 import { turnToolName, turnToolOf } from "./turn-tool.js";
 
 export interface McpServerOptions {
@@ -51,26 +45,7 @@ export interface McpServerOptions {
   extend?: (server: Server, app: App) => void;
 }
 
-/**
- * What a served tool's handler gets besides its arguments: the SDK's (v2) request context, `ctx.mcpReq`
- * (`notify` for progress and logs, `envelope` on a 2026-07-28 request, `inputResponses` on its retry).
- */
-export type McpRequestExtra = ServerContext;
-
-/** A tool served beside an app's turn tool (`mcpServer({ tools })`). */
-export interface McpServedTool {
-  /** The tool as `tools/list` shows it. */
-  readonly tool: Tool;
-  /**
-   * Answers a `tools/call` of it; `extra.mcpReq.notify` sends progress and log notifications on the call's
-   * stream. Under 2026-07-28 it may answer `inputRequired(…)` (the SDK's builder) and read the client's
-   * answers from `extra.mcpReq.inputResponses` when the client retries.
-   */
-  call(args: Record<string, unknown>, extra: McpRequestExtra): McpToolAnswer | Promise<McpToolAnswer>;
-}
-
-/** What a `tools/call` handler answers: a result, or (2026-07-28) the input it needs first. */
-export type McpToolAnswer = CallToolResult | InputRequiredResult;
+export type { McpRequestExtra, McpServedTool, McpToolAnswer } from "./served-tool.js";
 
 /** A served tool's answer; what it throws, as a tool error the caller reads. */
 async function servedResult(
@@ -111,12 +86,26 @@ function appServer(c: Context<HonoEnv>, app: App, userId: string, options: McpSe
   server.setRequestHandler("tools/call", async (request, extra): Promise<McpToolAnswer> => {
     // An unknown tool stays a protocol error; invalid arguments are a tool result the model can correct.
     const other = served.find((t) => t.tool.name === request.params.name);
-    if (request.params.name !== turnToolName(app) && other !== undefined)
-      return servedResult(other, request.params.arguments ?? {}, extra);
+    if (request.params.name !== turnToolName(app) && other !== undefined) {
+      const args = request.params.arguments ?? {};
+      if (!servedAsTask(other, declaresTasks(extra), missingExtension))
+        return servedResult(other, args, extra);
+      // The tool may first ask in the request (multi round-trip); its retry's answers go with the task.
+      const asked = await other.askFirst?.(args, extra);
+      if (asked !== undefined) return asked;
+      const call = { served: other, args, extra, run: servedResult };
+      // SAFETY: as for the turn tool's task below.
+      return (await startServedTask(c, app, userId, call)) as unknown as McpToolAnswer;
+    }
     if (request.params.name !== turnToolName(app))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return callTurnTool(c, app, userId, request.params.arguments ?? {}, extra);
+    // SAFETY: a task (SEP-2663's flat CreateTaskResult, `resultType: "task"`) is not in the SDK's types,
+    // which know v1's nested task; the SDK passes a tools/call `resultType` other than "complete" through.
+    return (await callTurnTool(c, app, userId, request.params.arguments ?? {}, extra)) as McpToolAnswer;
   });
+  // MCP's Tasks extension (2026-07-28): the turn tool's calls as A2A tasks of the caller's sessions.
+  if (c.var.deps.taskStore !== undefined)
+    serveTurnTasks(server, c, app, userId, { tools: served, run: servedResult });
   options.extend?.(server, app);
   return server;
 }

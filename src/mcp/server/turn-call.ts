@@ -12,7 +12,9 @@ import { startTurn } from "../../handlers/run.js";
 import type { HonoEnv } from "../../handlers/types.js";
 import type { App } from "../../runner/app.js";
 import { SessionsService } from "../../runner/sessions-service.js";
+import type { CreateTaskAnswer } from "./task-wire.js";
 import { openCalls, resumeMessage, sessionOfState, turnInputRequired } from "./turn-input.js";
+import { declaresTasks, startTurnTask, taskRefusal } from "./turn-tasks.js";
 import {
   invalidArgumentsResult,
   progressLine,
@@ -64,9 +66,12 @@ export async function callTurnTool(
   userId: string,
   rawArgs: Record<string, unknown>,
   extra: ServerContext,
-): Promise<CallToolResult | InputRequiredResult> {
+): Promise<CallToolResult | InputRequiredResult | CreateTaskAnswer> {
   const args = TurnArgsSchema.safeParse(rawArgs);
   if (!args.success) return invalidArgumentsResult(z.prettifyError(args.error));
+  // A client of MCP's Tasks extension gets a task at once; the turn runs on (turn-tasks.ts).
+  if (declaresTasks(extra) && c.var.deps.taskStore !== undefined)
+    return startTurnTask(c, app, userId, args.data.message, args.data.sessionId).catch(taskRefusal);
   const sessions = new SessionsService(c.var.deps.sessionStore, c.var.deps.services);
   const modern = takesInput(extra);
   try {
