@@ -79,26 +79,10 @@ export async function startTurnTask(
   message: string,
   sessionId: string | undefined,
 ): Promise<CreateTaskAnswer> {
-  const handler = a2aHandlerAs(c, app, userId);
-  const ids = c.var.deps.services.ids;
-  const sent = await handler.sendMessage({
-    tenant: "",
-    message: {
-      messageId: ids.uuid(),
-      contextId: sessionId ?? "",
-      taskId: "",
-      role: Role.ROLE_USER,
-      parts: a2aPartsOf(userText(message)),
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: {
-      acceptedOutputModes: [],
-      taskPushNotificationConfig: undefined,
-      returnImmediately: true,
-    },
-    metadata: undefined,
+  const sent = await sendWithoutWaiting(c, app, userId, {
+    contextId: sessionId ?? "",
+    taskId: "",
+    parts: a2aPartsOf(userText(message)),
   });
   // A message always starts a task here (Baton's handler answers nothing else).
   if (!("status" in sent)) throw new Error("The turn did not start a task.");
@@ -224,14 +208,26 @@ async function updateTask(
 
 /** Sends the answers into the waiting task (A2A's resume of an interrupted task), not waiting for the turn. */
 async function resumeTurn(c: Context<HonoEnv>, app: App, userId: string, found: FoundTask, message: Content) {
-  await a2aHandlerAs(c, app, userId).sendMessage({
+  const { sessionId, taskId } = found.key;
+  await sendWithoutWaiting(c, app, userId, { contextId: sessionId, taskId, parts: a2aPartsOf(message) });
+}
+
+/**
+ * A user message to the app's A2A handler as the caller, answered at once (`returnImmediately`): the turn
+ * it starts or resumes runs on after the answer, a task (or the message) as A2A's `SendMessage` gives it.
+ */
+function sendWithoutWaiting(
+  c: Context<HonoEnv>,
+  app: App,
+  userId: string,
+  to: { contextId: string; taskId: string; parts: ReturnType<typeof a2aPartsOf> },
+) {
+  return a2aHandlerAs(c, app, userId).sendMessage({
     tenant: "",
     message: {
       messageId: c.var.deps.services.ids.uuid(),
-      contextId: found.key.sessionId,
-      taskId: found.key.taskId,
+      ...to,
       role: Role.ROLE_USER,
-      parts: a2aPartsOf(message),
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],
